@@ -1,0 +1,100 @@
+// The contract every runtime (webcontainer, embedded, node) fulfils. The shell layer programs against
+// this and nothing else; a runtime knows nothing of tools, guards or sessions.
+
+export type RuntimeKind = "webcontainer" | "embedded" | "node";
+
+export type Unsubscribe = () => void;
+
+/** An interactive process behind a terminal: the agent's shell, or a background job. */
+export interface TerminalProcess {
+  /** Raw terminal output, already decoded to text without splitting UTF-8 characters. */
+  onData(listener: (chunk: string) => void): Unsubscribe;
+  /** Keystrokes or text to the process, as a terminal would send them. */
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  /** Ends the process at once. `exited` resolves afterwards. */
+  kill(): void;
+  /** Resolves with the exit code when the process has ended (for any reason). */
+  readonly exited: Promise<number>;
+}
+
+export interface ShellSpawnOptions {
+  cols: number;
+  rows: number;
+  /** Working directory to start in (used when a shell is respawned after a kill). */
+  cwd?: string;
+  /** Extra environment (used to restore exported variables after a respawn). */
+  env?: Record<string, string>;
+}
+
+export interface JobSpawnOptions {
+  cwd: string;
+  env?: Record<string, string>;
+}
+
+export interface DirEntry {
+  name: string;
+  type: "file" | "dir" | "symlink" | "other";
+  /** Bytes, for files; 0 where the runtime cannot tell. */
+  size: number;
+}
+
+export interface FileStat {
+  type: DirEntry["type"];
+  size: number;
+}
+
+/** Paths are absolute. Every method rejects with an Error whose `code` is an errno name (ENOENT, …). */
+export interface RuntimeFs {
+  readFile(path: string): Promise<Uint8Array>;
+  writeFile(path: string, data: Uint8Array | string): Promise<void>;
+  /** Appends, creating the file (not its folders) when missing. Used to spill long output. */
+  appendFile(path: string, data: string): Promise<void>;
+  readdir(path: string): Promise<DirEntry[]>;
+  /** null when nothing is there. Does not follow a final symlink. */
+  stat(path: string): Promise<FileStat | null>;
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  /** The path with every symlink and `..` resolved; rejects with ENOENT when it does not exist. */
+  realpath(path: string): Promise<string>;
+}
+
+/** What this runtime's shell can do, probed or known. The tools layer turns gaps into hints. */
+export interface Capabilities {
+  heredocs: boolean;
+  pipes: boolean;
+  redirects: boolean;
+  /** `;`, `||`, `$?` */
+  lists: boolean;
+  background: boolean;
+  exportVars: boolean;
+  /** Programs found on PATH, by name (grep, sed, awk, python3, node, …). */
+  programs: Record<string, boolean>;
+}
+
+export type RuntimeEvent =
+  | { type: "server-ready"; port: number; url: string }
+  | { type: "status"; message: string }
+  | { type: "error"; message: string };
+
+export interface Runtime {
+  readonly kind: RuntimeKind;
+  /** Absolute path of the agent's workspace. */
+  readonly workspace: string;
+  readonly capabilities: Capabilities;
+  /**
+   * Shells of this runtime print OSC 654 markers (`ESC ] 654 ; payload BEL`): `interactive`, `prompt`,
+   * `exit=A:B` (B is the exit code) and, where supported, `cwd=A:PATH`. When set, A must equal this
+   * nonce for an `exit`/`cwd` marker to count, so a command's own output cannot fake an end.
+   */
+  readonly markerNonce: string | null;
+  /** Why this runtime serves (e.g. "WebContainer could not be reached: …; the embedded shell serves instead"). */
+  readonly note?: string;
+  spawnShell(options: ShellSpawnOptions): Promise<TerminalProcess>;
+  /** A separate process for a background job: `command` runs in its own shell, not the agent's. */
+  spawnJob(command: string, options: JobSpawnOptions): Promise<TerminalProcess>;
+  readonly fs: RuntimeFs;
+  on(listener: (event: RuntimeEvent) => void): Unsubscribe;
+  dispose(): Promise<void>;
+}
