@@ -1,0 +1,68 @@
+// README's generated sections: the guard's rule table (from the rule rows, with the verdict each
+// example gets under each preset) and the limits table (from src/limits.ts). `npm run readme` rewrites
+// them; test/readme.test.ts fails when README is stale.
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createGuard, POLICIES, POLICY_SUMMARY, RULES, type Guard, type Policy } from "../src/guard/index.ts";
+import * as limits from "../src/limits.ts";
+
+export const README = fileURLToPath(new URL("../README.md", import.meta.url));
+
+const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, "⏎");
+// Examples with control characters, lone surrogates or nothing visible are shown as JSON strings.
+const unprintable = (s: string) => s.trim() === "" || /[\u0000-\u0008\u000b-\u001f\ud800-\udfff]/.test(s);
+const code = (s: string) => {
+  const t = unprintable(s) ? JSON.stringify(s).replace(/[\ud800-\udfff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16)) : s;
+  return t.includes("`") ? "`` " + cell(t) + " ``" : "`" + cell(t) + "`";
+};
+
+export async function renderRules(): Promise<string> {
+  const guards = Object.fromEntries(await Promise.all(POLICIES.map(async (p) => [p, await createGuard({ policy: p })] as const))) as Record<Policy, Guard>;
+  const rows = ["| rule | layer | what it catches | example | strict | balanced | permissive |", "|---|---|---|---|---|---|---|"];
+  for (const r of RULES) {
+    const example = r.examples[0];
+    const verdicts = example === undefined ? ["", "", ""] : POLICIES.map((p) => guards[p].check(example).decision);
+    const shown = example === undefined ? "" : code(example.length > 60 ? example.slice(0, 57) + "…" : example);
+    rows.push(`| \`${r.id}\` | ${r.layer} | ${cell(r.title)} | ${shown} | ${verdicts.join(" | ")} |`);
+  }
+  const presets = POLICIES.map((p) => `- \`${p}\`${p === "balanced" ? " (default)" : ""}: ${POLICY_SUMMARY[p]}`);
+  const examples = RULES.map((r) => r.examples.length).reduce((a, b) => a + b, 0);
+  const near = RULES.map((r) => r.nearMisses.length).reduce((a, b) => a + b, 0);
+  return [
+    ...presets,
+    "",
+    ...rows,
+    "",
+    `${RULES.length} rules, ${examples} examples that must match and ${near} near misses that must not; every one is a test (test/guard/rules.test.ts).`,
+  ].join("\n");
+}
+
+export function renderLimits(): string {
+  const rows = ["| module | limit | value |", "|---|---|---|"];
+  for (const [group, value] of Object.entries(limits).sort(([a], [b]) => a.localeCompare(b))) {
+    if (typeof value === "object" && value !== null) {
+      for (const [k, v] of Object.entries(value)) rows.push(`| ${group} | \`${k}\` | ${typeof v === "number" ? v.toLocaleString("en-US") : String(v)} |`);
+    } else rows.push(`| | \`${group}\` | ${String(value)} |`);
+  }
+  return rows.join("\n");
+}
+
+function replaceBlock(text: string, name: string, body: string): string {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`README.md has no ${start} … ${end} block`);
+  return text.slice(0, i + start.length) + "\n" + body + "\n" + text.slice(j);
+}
+
+export async function renderReadme(text: string): Promise<string> {
+  return replaceBlock(replaceBlock(text, "rules", await renderRules()), "limits", renderLimits());
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const before = readFileSync(README, "utf8");
+  const after = await renderReadme(before);
+  if (after !== before) writeFileSync(README, after);
+  console.log(after === before ? "README.md is up to date" : "README.md updated");
+}

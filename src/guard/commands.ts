@@ -1,0 +1,449 @@
+// Knowledge about programs: how wrappers hand on a command, which programs run code or fetch from the
+// network, and which operands a program writes, reads or deletes. Pure functions over facts.
+
+import { DYN, type Word } from "./facts.ts";
+
+/** A word built by the guard itself (for `{}` of find -exec, or a static string). */
+export function literalWord(value: string): Word {
+  return { raw: value, value, dynamic: value.includes(DYN), glob: false };
+}
+
+/** `\rm`, `"rm"`, `/bin/rm` and `/usr/bin/rm` are all `rm`; null when the name is computed. */
+export function programName(word: Word | undefined): string | null {
+  if (!word || word.dynamic) return null;
+  const v = word.value;
+  const slash = v.lastIndexOf("/");
+  return slash >= 0 && slash < v.length - 1 ? v.slice(slash + 1) : v;
+}
+
+export interface ParsedArgs {
+  /** Short flags one letter each (`-rf` → r, f) and long flags without `--` and value (`--force`). */
+  flags: Set<string>;
+  /** Values of options that take one, by option (`-n` → "5", `--output` → "x"). Last one wins. */
+  values: Map<string, Word>;
+  operands: Word[];
+}
+
+/**
+ * GNU-style option parsing. `shortWithArg` lists short letters that take a value (`"nt"`), `longWithArg`
+ * long names that do. Stops at `--`, and at the first operand when `stopAtOperand` (wrappers).
+ */
+export function parseArgs(
+  args: readonly Word[],
+  shortWithArg = "",
+  longWithArg: readonly string[] = [],
+  stopAtOperand = false,
+): ParsedArgs & { rest: Word[] } {
+  const flags = new Set<string>();
+  const values = new Map<string, Word>();
+  const operands: Word[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (v.startsWith("--") && v.length > 2) {
+      const eq = v.indexOf("=");
+      const name = eq > 0 ? v.slice(2, eq) : v.slice(2);
+      flags.add(name);
+      if (eq > 0) values.set(name, { ...w, value: v.slice(eq + 1), raw: w.raw });
+      else if (longWithArg.includes(name) && i + 1 < args.length) values.set(name, args[++i]!);
+      continue;
+    }
+    if (v.startsWith("-") && v.length > 1 && !w.dynamic) {
+      for (let j = 1; j < v.length; j++) {
+        const c = v[j]!;
+        flags.add(c);
+        if (shortWithArg.includes(c)) {
+          const attached = v.slice(j + 1);
+          if (attached) values.set(c, { ...w, value: attached });
+          else if (i + 1 < args.length) values.set(c, args[++i]!);
+          break;
+        }
+      }
+      continue;
+    }
+    if (stopAtOperand) break;
+    operands.push(w);
+  }
+  const rest = args.slice(i);
+  if (!stopAtOperand) operands.push(...rest);
+  return { flags, values, operands, rest: stopAtOperand ? rest : [] };
+}
+
+export interface Effective {
+  /** Program and arguments once wrappers are peeled off. */
+  argv: Word[];
+  /** null when the program name is computed ($CMD, $(…)). */
+  name: string | null;
+  /** Wrappers peeled off, outermost first: ["sudo", "env"]. */
+  wrappers: string[];
+  /** Arguments also come from stdin (xargs): operands are not all known. */
+  stdinArgs: boolean;
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+function dropAssignments(words: Word[]): Word[] {
+  let i = 0;
+  while (i < words.length && ASSIGNMENT.test(words[i]!.value)) i++;
+  return words.slice(i);
+}
+
+/** How each wrapper's options look, and where its command starts. */
+function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean } | null {
+  switch (name) {
+    case "sudo": {
+      const p = parseArgs(args, "ugCDhprtTU", ["user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"], true);
+      return { rest: dropAssignments(p.rest) };
+    }
+    case "doas":
+      return { rest: parseArgs(args, "uC", [], true).rest };
+    case "pkexec":
+    case "run0":
+      return { rest: parseArgs(args, "u", ["user"], true).rest };
+    case "env": {
+      const p = parseArgs(args, "uCS", ["unset", "chdir", "split-string"], true);
+      return { rest: dropAssignments(p.rest) };
+    }
+    case "command": {
+      const p = parseArgs(args, "", [], true);
+      if (p.flags.has("v") || p.flags.has("V")) return null; // a lookup, not a run
+      return { rest: p.rest };
+    }
+    case "builtin":
+    case "nohup":
+    case "setsid":
+    case "busybox":
+      return { rest: parseArgs(args, "", [], true).rest };
+    case "exec":
+      return { rest: parseArgs(args, "a", [], true).rest };
+    case "nice":
+      return { rest: parseArgs(args, "n", ["adjustment"], true).rest };
+    case "time":
+      return { rest: parseArgs(args, "o", ["output", "format"], true).rest };
+    case "timeout": {
+      const p = parseArgs(args, "sk", ["signal", "kill-after"], true);
+      return { rest: p.rest.slice(1) }; // the duration
+    }
+    case "stdbuf":
+      return { rest: parseArgs(args, "ioe", ["input", "output", "error"], true).rest };
+    case "ionice": {
+      const p = parseArgs(args, "cnp", ["class", "classdata", "pid"], true);
+      return p.flags.has("p") ? null : { rest: p.rest };
+    }
+    case "chrt":
+      return { rest: parseArgs(args, "", [], true).rest.slice(1) };
+    case "xargs":
+      return {
+        rest: parseArgs(args, "IiLlnPsdEa", ["replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "eof", "arg-file", "process-slot-var"], true).rest,
+        stdinArgs: true,
+      };
+    default:
+      return null;
+  }
+}
+
+export const WRAPPERS = new Set([
+  "sudo", "doas", "pkexec", "run0", "env", "command", "builtin", "exec", "nice", "nohup", "timeout",
+  "time", "stdbuf", "ionice", "setsid", "chrt", "busybox", "xargs",
+]);
+
+export function unwrap(argv: readonly Word[]): Effective {
+  let rest = [...argv];
+  const wrappers: string[] = [];
+  let stdinArgs = false;
+  for (let depth = 0; depth < 16; depth++) {
+    const name = programName(rest[0]);
+    if (name === null || !WRAPPERS.has(name)) break;
+    const peeled = peel(name, rest.slice(1));
+    if (!peeled) break;
+    if (peeled.rest.length === 0) {
+      // `xargs` alone runs echo; `env`, `time`, `sudo -l` alone are the program itself.
+      if (name !== "xargs") break;
+      peeled.rest = [literalWord("echo")];
+    }
+    wrappers.push(name);
+    stdinArgs ||= peeled.stdinArgs ?? false;
+    rest = peeled.rest;
+  }
+  return { argv: rest, name: rest.length ? programName(rest[0]) : null, wrappers, stdinArgs };
+}
+
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash"]);
+
+const INTERPRETER = /^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|luajit|pwsh|powershell|Rscript|tclsh|osascript)$/;
+
+/** Programs that run code handed to them (a shell or a language interpreter). */
+export function isInterpreter(name: string | null): boolean {
+  return name !== null && (SHELLS.has(name) || INTERPRETER.test(name) || name === "source" || name === "." || name === "eval");
+}
+
+export const FETCHERS = new Set(["curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "GET", "lynx", "links", "nc", "ncat", "netcat", "socat", "ftp", "tftp"]);
+
+/** Programs that turn encoded text back into something runnable. */
+export function isDecoder(eff: Effective): boolean {
+  const { name } = eff;
+  const args = eff.argv.slice(1).map((w) => w.value);
+  if (name === "base64" || name === "base32" || name === "basenc") return args.some((a) => a === "-d" || a === "--decode" || /^-[a-zA-Z]*d/.test(a));
+  if (name === "xxd") return args.some((a) => a === "-r" || /^-[a-zA-Z]*r/.test(a));
+  if (name === "openssl") return args.includes("base64") && args.includes("-d") || args.includes("enc") && args.includes("-d");
+  if (name === "uudecode" || name === "gunzip" || name === "zcat") return true;
+  return false;
+}
+
+/** Where an interpreter takes its program from. */
+export type ProgramSource = "stdin" | "inline" | "file" | "none";
+
+const INLINE_FLAG: Record<string, string[]> = {
+  shell: ["c"],
+  python: ["c", "m"],
+  node: ["e", "p", "eval", "print"],
+  perl: ["e", "E"],
+  ruby: ["e"],
+  php: ["r"],
+  other: ["e", "c"],
+};
+
+function family(name: string): keyof typeof INLINE_FLAG {
+  if (SHELLS.has(name)) return "shell";
+  if (/^(?:python|pypy)/.test(name)) return "python";
+  if (/^(?:node|nodejs|deno|bun)$/.test(name)) return "node";
+  if (/^perl/.test(name)) return "perl";
+  if (/^ruby/.test(name)) return "ruby";
+  if (/^php/.test(name)) return "php";
+  return "other";
+}
+
+export function programSource(eff: Effective): ProgramSource {
+  const name = eff.name;
+  if (name === null || !isInterpreter(name)) return "none";
+  if (name === "source" || name === ".") return eff.argv.length > 1 ? "file" : "none";
+  if (name === "eval") return "inline";
+  const fam = family(name);
+  const inline = INLINE_FLAG[fam]!;
+  for (const w of eff.argv.slice(1)) {
+    const v = w.value;
+    if (v === "-" || v === "/dev/stdin") return "stdin";
+    if (v === "--") continue;
+    if (v.startsWith("--")) {
+      if (inline.includes(v.slice(2).split("=")[0]!)) return "inline";
+      continue;
+    }
+    if (v.startsWith("-") && v.length > 1) {
+      if (fam === "shell" && v.slice(1).includes("s")) return "stdin";
+      if ([...v.slice(1)].some((c) => inline.includes(c))) return "inline";
+      continue;
+    }
+    return "file";
+  }
+  return "stdin";
+}
+
+/** For `bash -c STRING`, `eval a b`: the code string, as a word. null when none is given. */
+export function inlineCode(eff: Effective): Word | null {
+  const name = eff.name;
+  if (name === "eval") {
+    const args = eff.argv.slice(1);
+    if (!args.length) return null;
+    const value = args.map((w) => w.value).join(" ");
+    return { raw: args.map((w) => w.raw).join(" "), value, dynamic: value.includes(DYN), glob: false };
+  }
+  if (name === null || !SHELLS.has(name)) return null;
+  const args = eff.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === "--") return null;
+    if (v.startsWith("-") && !v.startsWith("--") && v.slice(1).includes("c")) {
+      // `bash -c CMD` or `bash -lc CMD`: the code is the first operand after the options.
+      for (let j = i + 1; j < args.length; j++) {
+        if (!args[j]!.value.startsWith("-") || args[j]!.dynamic) return args[j]!;
+      }
+      return null;
+    }
+    if (!v.startsWith("-")) return null;
+  }
+  return null;
+}
+
+/** Commands that find -exec / -execdir / -ok / -okdir run, with `{}` standing for each found path. */
+/** Tests that narrow what find matches: with one, `{}` is never simply the starting point. */
+export const FIND_FILTER = /^-(?:i?name|i?path|i?wholename|i?regex|type|newer\w*|[acm]min|[acm]time|size|user|group|empty|perm|links|inum|samefile|mindepth)$/;
+
+export function findExecs(eff: Effective): { argv: Word[]; roots: Word[]; filtered: boolean }[] {
+  const args = eff.argv.slice(1);
+  const roots: Word[] = [];
+  let i = 0;
+  while (i < args.length && !/^[-(!)]/.test(args[i]!.value)) roots.push(args[i++]!);
+  const out: { argv: Word[]; roots: Word[]; filtered: boolean }[] = [];
+  const filtered = args.some((w) => FIND_FILTER.test(w.value));
+  for (; i < args.length; i++) {
+    if (/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!.value)) {
+      const start = i + 1;
+      let end = start;
+      while (end < args.length && args[end]!.value !== ";" && args[end]!.value !== "+") end++;
+      out.push({ argv: args.slice(start, end), roots: roots.length ? roots : [literalWord(".")], filtered });
+      i = end;
+    }
+  }
+  return out;
+}
+
+export function findRoots(eff: Effective): Word[] {
+  const roots: Word[] = [];
+  for (const w of eff.argv.slice(1)) {
+    if (/^[-(!)]/.test(w.value)) break;
+    roots.push(w);
+  }
+  return roots.length ? roots : [literalWord(".")];
+}
+
+export interface FileOperands {
+  writes: Word[];
+  reads: Word[];
+  /** The command deletes what it writes (rm, find -delete, …). */
+  deletes: boolean;
+  /** It recurses into directories (rm -r, chmod -R, …). */
+  recursive: boolean;
+}
+
+const NONE: FileOperands = { writes: [], reads: [], deletes: false, recursive: false };
+
+/** Tools that only read the operands they are given (after a pattern or script, where they take one). */
+const READERS: Record<string, "all" | "after-first"> = {
+  cat: "all", head: "all", tail: "all", less: "all", more: "all", wc: "all", nl: "all", tac: "all", rev: "all",
+  diff: "all", cmp: "all", comm: "all", file: "all", stat: "all", du: "all", ls: "all", tree: "all", od: "all",
+  xxd: "all", hexdump: "all", strings: "all", md5sum: "all", sha1sum: "all", sha256sum: "all", sha512sum: "all",
+  cksum: "all", base64: "all", cut: "all", paste: "all", column: "all", fold: "all", readlink: "all", realpath: "all",
+  sort: "all", uniq: "all", source: "all", ".": "all", cp: "all",
+  grep: "after-first", egrep: "after-first", fgrep: "after-first", rg: "after-first", sed: "after-first",
+  awk: "after-first", jq: "after-first",
+};
+
+export function fileOperands(eff: Effective): FileOperands {
+  const name = eff.name;
+  if (name === null) return NONE;
+  const args = eff.argv.slice(1);
+  switch (name) {
+    case "rm": {
+      const p = parseArgs(args);
+      return { writes: p.operands, reads: [], deletes: true, recursive: p.flags.has("r") || p.flags.has("R") || p.flags.has("recursive") };
+    }
+    case "rmdir":
+    case "unlink":
+      return { writes: parseArgs(args).operands, reads: [], deletes: true, recursive: false };
+    case "shred": {
+      const p = parseArgs(args, "ns", ["iterations", "size", "random-source"]);
+      return { writes: p.operands, reads: [], deletes: p.flags.has("u") || p.flags.has("remove"), recursive: false };
+    }
+    case "mkdir":
+      return { writes: parseArgs(args, "m", ["mode", "context"]).operands, reads: [], deletes: false, recursive: false };
+    case "touch":
+      return { writes: parseArgs(args, "drt", ["date", "reference"]).operands, reads: [], deletes: false, recursive: false };
+    case "truncate":
+      return { writes: parseArgs(args, "sr", ["size", "reference"]).operands, reads: [], deletes: false, recursive: false };
+    case "chmod":
+    case "chown":
+    case "chgrp": {
+      const p = parseArgs(args);
+      const hasRef = [...p.flags].some((f) => f === "reference");
+      return { writes: hasRef ? p.operands : p.operands.slice(1), reads: [], deletes: false, recursive: p.flags.has("R") || p.flags.has("recursive") };
+    }
+    case "cp":
+    case "install": {
+      const p = parseArgs(args, "tSmogZ", ["target-directory", "suffix", "mode", "owner", "group", "context"]);
+      const dir = p.values.get("t") ?? p.values.get("target-directory");
+      if (name === "install" && p.flags.has("d")) return { writes: p.operands, reads: [], deletes: false, recursive: false };
+      if (dir) return { writes: [dir], reads: p.operands, deletes: false, recursive: false };
+      return { writes: p.operands.slice(-1), reads: p.operands.slice(0, -1), deletes: false, recursive: p.flags.has("r") || p.flags.has("R") || p.flags.has("a") };
+    }
+    case "mv": {
+      // A move removes its sources: they count as written too.
+      const p = parseArgs(args, "tS", ["target-directory", "suffix"]);
+      const dir = p.values.get("t") ?? p.values.get("target-directory");
+      return { writes: dir ? [dir, ...p.operands] : p.operands, reads: [], deletes: false, recursive: false };
+    }
+    case "ln": {
+      const p = parseArgs(args, "tS", ["target-directory", "suffix"]);
+      const dir = p.values.get("t") ?? p.values.get("target-directory");
+      if (dir) return { writes: [dir], reads: [], deletes: false, recursive: false };
+      return { writes: p.operands.length >= 2 ? p.operands.slice(-1) : [literalWord(".")], reads: [], deletes: false, recursive: false };
+    }
+    case "tee":
+      return { writes: parseArgs(args, "", ["output-error"]).operands, reads: [], deletes: false, recursive: false };
+    case "sed": {
+      const p = parseArgs(args, "efl", ["expression", "file", "line-length"]);
+      if (!p.flags.has("i") && !p.flags.has("in-place")) return { ...NONE, reads: p.values.has("e") || p.values.has("f") || p.values.has("expression") || p.values.has("file") ? p.operands : p.operands.slice(1) };
+      const files = p.values.has("e") || p.values.has("f") || p.values.has("expression") || p.values.has("file") ? p.operands : p.operands.slice(1);
+      return { writes: files, reads: [], deletes: false, recursive: false };
+    }
+    case "dd": {
+      const writes: Word[] = [];
+      const reads: Word[] = [];
+      for (const w of args) {
+        if (w.value.startsWith("of=")) writes.push({ ...w, value: w.value.slice(3) });
+        if (w.value.startsWith("if=")) reads.push({ ...w, value: w.value.slice(3) });
+      }
+      return { writes, reads, deletes: false, recursive: false };
+    }
+    case "tar": {
+      const first = args[0]?.value ?? "";
+      const bundle = first.startsWith("-") ? "" : first; // old style: `tar xzf a.tgz`
+      const p = parseArgs(bundle ? [{ ...args[0]!, value: "-" + bundle }, ...args.slice(1)] : args, "fCbHKLNTVX", ["file", "directory", "exclude", "transform", "owner", "group", "mode"]);
+      const extract = p.flags.has("x") || p.flags.has("extract") || p.flags.has("get");
+      const create = p.flags.has("c") || p.flags.has("create") || p.flags.has("r") || p.flags.has("u") || p.flags.has("append") || p.flags.has("update");
+      const archive = p.values.get("f") ?? p.values.get("file");
+      const dir = p.values.get("C") ?? p.values.get("directory");
+      if (extract) return { writes: [dir ?? literalWord(".")], reads: archive ? [archive] : [], deletes: false, recursive: true };
+      if (create) return { writes: archive && archive.value !== "-" ? [archive] : [], reads: p.operands, deletes: false, recursive: false };
+      return { ...NONE, reads: archive ? [archive] : [] };
+    }
+    case "unzip": {
+      const p = parseArgs(args, "dxP", []);
+      return { writes: [p.values.get("d") ?? literalWord(".")], reads: p.operands.slice(0, 1), deletes: false, recursive: true };
+    }
+    case "curl": {
+      const p = parseArgs(args, "oHdXuAeEFKrTwxzbcDmyYC", ["output", "output-dir", "header", "data", "data-raw", "data-binary", "request", "user", "user-agent", "referer", "form", "config", "upload-file", "write-out", "proxy", "cookie", "cookie-jar", "dump-header", "max-time", "retry"]);
+      const writes: Word[] = [];
+      const out = p.values.get("o") ?? p.values.get("output");
+      if (out && out.value !== "-") writes.push(out);
+      for (const k of ["c", "cookie-jar", "D", "dump-header"]) {
+        const v = p.values.get(k);
+        if (v && v.value !== "-") writes.push(v);
+      }
+      if (p.flags.has("O") || p.flags.has("remote-name")) writes.push(p.values.get("output-dir") ?? literalWord("."));
+      return { writes, reads: [], deletes: false, recursive: false };
+    }
+    case "wget": {
+      const p = parseArgs(args, "OPoaeUtTwiB", ["output-document", "directory-prefix", "output-file", "append-output", "execute", "user-agent", "tries", "timeout", "wait", "input-file", "base"]);
+      const doc = p.values.get("O") ?? p.values.get("output-document");
+      if (doc) return { writes: doc.value === "-" ? [] : [doc], reads: [], deletes: false, recursive: false };
+      return { writes: [p.values.get("P") ?? p.values.get("directory-prefix") ?? literalWord(".")], reads: [], deletes: false, recursive: false };
+    }
+  }
+  if (name === "sort") {
+    const p = parseArgs(args, "oktSTz", ["output", "key", "field-separator", "buffer-size", "temporary-directory"]);
+    const out = p.values.get("o") ?? p.values.get("output");
+    return { writes: out ? [out] : [], reads: p.operands, deletes: false, recursive: false };
+  }
+  if (name === "uniq") {
+    const p = parseArgs(args, "fsw", ["skip-fields", "skip-chars", "check-chars"]);
+    return { writes: p.operands.slice(1, 2), reads: p.operands.slice(0, 1), deletes: false, recursive: false };
+  }
+  if (name === "find") {
+    const deletes = eff.argv.some((w) => w.value === "-delete");
+    const writes = eff.argv.flatMap((w, i) => (/^-fprint0?$|^-fprintf$|^-fls$/.test(w.value) && eff.argv[i + 1] ? [eff.argv[i + 1]!] : []));
+    return { writes: deletes ? [...findRoots(eff), ...writes] : writes, reads: findRoots(eff), deletes, recursive: deletes };
+  }
+  const kind = READERS[name];
+  if (kind) {
+    const short = name === "grep" || name === "egrep" || name === "fgrep" || name === "rg" ? "efmABCd" : name === "head" || name === "tail" ? "nc" : name === "cut" ? "bcdf" : name === "awk" ? "fvF" : "";
+    const p = parseArgs(args, short, ["regexp", "file", "max-count", "lines", "bytes", "delimiter", "fields", "context", "after-context", "before-context"]);
+    const explicitScript = p.values.has("e") || p.values.has("regexp") || (p.values.has("f") && name !== "cut");
+    return { ...NONE, reads: kind === "after-first" && !explicitScript ? p.operands.slice(1) : p.operands };
+  }
+  return NONE;
+}

@@ -1,0 +1,76 @@
+// What the parser hands the rules: every simple command anywhere in a script, with its words
+// already unquoted and unescaped. Rules never see tree-sitter nodes.
+
+/** Stands for text the guard cannot know before the command runs ($VAR, $(…), `…`). */
+export const DYN = "\u0000";
+
+export interface Word {
+  /** Source text, as written. */
+  raw: string;
+  /** Quotes and escapes removed, known variables substituted, unknown parts replaced by DYN. */
+  value: string;
+  /** value holds at least one DYN. */
+  dynamic: boolean;
+  /** Unquoted glob characters (* ? [) present. */
+  glob: boolean;
+}
+
+export interface Redirect {
+  /** ">", ">>", "&>", "&>>", ">|", "<", "<>", ">&", "<&", "<<", "<<-", "<<<" */
+  op: string;
+  fd: number | null;
+  /** The file (or fd number for >& / <&); null for heredocs and herestrings. */
+  target: Word | null;
+  /** Heredoc body or herestring text, when there is one. */
+  body?: { text: string; dynamic: boolean };
+}
+
+export interface Command {
+  id: number;
+  /** The part as written, for verdicts. */
+  text: string;
+  /** Program and arguments as written (wrappers not removed). Empty for a bare redirect or assignment. */
+  argv: Word[];
+  assignments: Array<{ name: string; value: Word }>;
+  redirects: Redirect[];
+  /** Working directory when it runs; null when a `cd` to somewhere unknown came before. */
+  cwd: string | null;
+  /** Position in a pipeline of two or more commands. */
+  pipeline: { id: number; index: number; size: number } | null;
+  /** The command whose argument or redirect holds the $(…), `…` or <(…) this one runs in. */
+  owner: Command | null;
+  /** How the guard reached it when it is not plain text of the script: "bash -c", "eval", "find -exec", … */
+  via: string | null;
+  /** Name of the function whose body holds it. */
+  fn: string | null;
+  /** Followed by `&`. */
+  background: boolean;
+  /** 0 for the checked script, +1 for each `bash -c` / `eval` string unpacked. */
+  depth: number;
+}
+
+export interface FunctionDef {
+  name: string;
+  text: string;
+  /** Calls of the function to itself inside its own body. */
+  selfCalls: number;
+  /** One of those calls is piped or sent to the background: the shape of a fork bomb. */
+  selfForks: boolean;
+}
+
+export interface SyntaxProblem {
+  line: number;
+  column: number;
+  /** The likely cause, for a person and a model. */
+  cause: string;
+  /** Where in nested code, e.g. "in the string given to bash -c". */
+  where?: string;
+}
+
+export interface Script {
+  commands: Command[];
+  functions: FunctionDef[];
+  problem: SyntaxProblem | null;
+  /** Too deep or too large to check completely: the guard fails closed. */
+  incomplete: string | null;
+}

@@ -1,0 +1,182 @@
+// The guard: decides, before anything runs, whether an agent's command may run, needs a person's
+// approval, or is refused, and tells the agent what to do instead. Pure TypeScript, no DOM, no I/O
+// after createGuard() has loaded the parser; it runs unchanged in browsers, workers and Node.
+//
+// It is a safety net for an agent's mistakes, not a security boundary: the sandbox is.
+
+import { Language, Parser } from "web-tree-sitter";
+import { loadWasmSources } from "#guard-wasm";
+import { GUARD, WORKSPACE } from "../limits.ts";
+import type { Command } from "./facts.ts";
+import { looksLikePythonLiteralArgument } from "./literal.ts";
+import { ScriptAnalyzer } from "./parse.ts";
+import { normalizePath } from "./paths.ts";
+import { compileRules, matchUserRules, presetDecision, ruleSubject, suggestRule, POLICIES } from "./policy.ts";
+import { LAYER0 } from "./rules/layer0.ts";
+import { LAYER1 } from "./rules/layer1.ts";
+import { LAYER2 } from "./rules/layer2.ts";
+import { knownSafe, LAYER3 } from "./rules/layer3.ts";
+import { makeEnv, type RuleEnv, type RuleRow } from "./rules/row.ts";
+import type { CheckContext, Decision, Guard, GuardOptions, Layer, Policy, Verdict } from "./types.ts";
+
+export type { CheckContext, Decision, Guard, GuardOptions, Layer, Policy, UserRules, Verdict } from "./types.ts";
+export { looksLikePythonLiteralArgument } from "./literal.ts";
+export type { LiteralKind } from "./literal.ts";
+export { POLICIES, POLICY_SUMMARY, suggestRule, compileRule } from "./policy.ts";
+export { LAYER0, LAYER1, LAYER2, LAYER3 };
+
+/** Every rule row, in the order the guard reports them. */
+export const RULES = [...LAYER0, ...LAYER1, ...LAYER2, ...LAYER3] as const;
+
+let language: Promise<Language> | null = null;
+
+/** Loads web-tree-sitter and the bash grammar once per page or process. */
+function loadLanguage(): Promise<Language> {
+  language ??= (async () => {
+    const sources = await loadWasmSources();
+    await Parser.init(sources.coreUrl ? { locateFile: () => sources.coreUrl! } : undefined);
+    return Language.load(sources.bash);
+  })().catch((error: unknown) => {
+    language = null;
+    throw error;
+  });
+  return language;
+}
+
+const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+}
+
+function shorten(text: string, max = 200): string {
+  const oneLine = text.trim();
+  return oneLine.length > max ? oneLine.slice(0, max - 1) + "…" : oneLine;
+}
+
+function layer0(id: string, values: Record<string, string | number> = {}): Verdict {
+  const row = LAYER0.find((r) => r.id === id)!;
+  return { decision: row.decision, layer: 0, rule: row.id, reason: fill(row.reason, values), hint: row.hint };
+}
+
+/** Seed 002's error object for a refused command. */
+export function toBlockedError(verdict: Verdict): { error: string; rule: string; layer: Layer } {
+  return { error: `Command blocked by safety rule: ${verdict.reason}`, rule: verdict.rule, layer: verdict.layer };
+}
+
+function rowVerdict(row: RuleRow, detail: string, decision: Decision, cmd: Command): Verdict {
+  const via = cmd.via ? ` (inside ${cmd.via})` : "";
+  const v: Verdict = { decision, layer: row.layer, rule: row.id, reason: fill(row.reason, { detail }) + via, part: shorten(cmd.text) };
+  if (row.hint) v.hint = row.hint;
+  return v;
+}
+
+export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
+  const policy: Policy = options.policy ?? "balanced";
+  if (!POLICIES.includes(policy)) throw new TypeError(`policy must be one of ${POLICIES.join(", ")}, not ${JSON.stringify(policy)}`);
+  const workspace = normalizePath(options.workspace ?? WORKSPACE);
+  const home = normalizePath(options.home ?? workspace);
+  const rules = compileRules(options.rules);
+  const lang = await loadLanguage();
+  const parser = new Parser();
+  parser.setLanguage(lang);
+  const analyzer = new ScriptAnalyzer(parser);
+
+  function judgePart(cmd: Command, env: RuleEnv): Verdict {
+    const eff = env.effective(cmd);
+    let soft: Verdict | null = null;
+    for (const row of [...LAYER1, ...LAYER2, LAYER3[0]!]) {
+      const m = row.match(cmd, eff, env);
+      if (!m) continue;
+      const decision = m.decision ?? row.decision;
+      if (decision === "deny") return rowVerdict(row, m.detail, "deny", cmd);
+      soft ??= rowVerdict(row, m.detail, decision, cmd);
+    }
+    const subject = ruleSubject(cmd, eff);
+    const user = matchUserRules(rules, subject);
+    if (user) {
+      const word = user.decision === "allow" ? "allows" : user.decision === "ask" ? "asks for" : "refuses";
+      return {
+        decision: user.decision,
+        layer: 3,
+        rule: `user-${user.decision}`,
+        reason: `Your rule \`${user.rule}\` ${word} \`${shorten(subject, 120)}\`.`,
+        ...(user.decision === "deny" ? { hint: "This command is refused by a rule of this sandbox; do it another way or ask the person." } : {}),
+        part: shorten(cmd.text),
+      };
+    }
+    let base: Verdict | null = null;
+    for (const row of LAYER3.slice(1)) {
+      const m = row.match(cmd, eff, env);
+      if (!m) continue;
+      const decision = presetDecision(policy, row.decision);
+      base = rowVerdict(row, m.detail, decision, cmd);
+      if (decision === "allow" && row.id !== "allowlist") {
+        base.rule = "permissive";
+        base.reason = `Runs under the permissive policy: ${base.reason}`;
+        delete base.hint;
+      }
+      break;
+    }
+    if (!soft) return base!;
+    return RANK[soft.decision] >= RANK[base!.decision] ? soft : base!;
+  }
+
+  function check(command: string, context: CheckContext = {}): Verdict {
+    if (typeof command !== "string") {
+      return layer0("invalid-input", { detail: `expected a string, got ${command === null ? "null" : Array.isArray(command) ? "an array" : typeof command}` });
+    }
+    if (command.length > GUARD.maxCommandChars) return layer0("invalid-input", { detail: `${command.length} characters, more than the ${GUARD.maxCommandChars} a command may have` });
+    if (command.includes("\u0000")) return layer0("invalid-input", { detail: "it contains a NUL byte, which no shell command can carry" });
+    if (LONE_SURROGATE.test(command)) return layer0("invalid-input", { detail: "it contains an unpaired UTF-16 surrogate, which is not valid text" });
+    if (command.trim() === "") return layer0("empty-command");
+    const kind = looksLikePythonLiteralArgument(command);
+    if (kind) {
+      return layer0("literal-argument", { detail: kind, head: JSON.stringify(command.trimStart().slice(0, GUARD.headChars)) });
+    }
+    const cwd = typeof context.cwd === "string" && context.cwd.startsWith("/") ? normalizePath(context.cwd) : workspace;
+    let script;
+    try {
+      script = analyzer.analyze(command, { cwd, home, maxNestedDepth: GUARD.maxNestedShellDepth });
+    } catch (error) {
+      // Fail closed: whatever the parser or a rule could not handle is refused, never allowed.
+      return layer0("too-complex", { detail: `the guard could not analyse it (${error instanceof Error ? error.message : String(error)})` });
+    }
+    if (script.problem) {
+      const p = script.problem;
+      return layer0("syntax-error", { line: p.line, column: p.column, detail: p.where ? `${p.cause} (${p.where})` : p.cause });
+    }
+    if (script.incomplete) return layer0("too-complex", { detail: script.incomplete });
+    const runnable = script.commands;
+    if (runnable.length === 0) {
+      return { decision: "allow", layer: 3, rule: "allowlist", reason: "Nothing runs: the command holds only comments." };
+    }
+    const env = makeEnv(script, workspace, home, policy);
+    let worst: Verdict | null = null;
+    for (const cmd of runnable) {
+      const v = judgePart(cmd, env);
+      if (!worst || RANK[v.decision] > RANK[worst.decision] || (RANK[v.decision] === RANK[worst.decision] && v.layer < worst.layer)) worst = v;
+    }
+    return worst!;
+  }
+
+  return {
+    policy,
+    workspace,
+    check(command, context) {
+      try {
+        return check(command, context);
+      } catch (error) {
+        return layer0("too-complex", { detail: `the guard failed on it (${error instanceof Error ? error.message : String(error)})` });
+      }
+    },
+  };
+}
+
+/** For approvals: the rule "Always allow" would add for this command. */
+export function suggestRuleFor(command: string): string {
+  return suggestRule(command.trim().split(/\s*(?:&&|\|\||;|\|)\s*/)[0] ?? command);
+}
+
+export { knownSafe };

@@ -1,0 +1,87 @@
+// Presets and user rules. User rules use Claude Code's grammar and are evaluated deny, then ask, then
+// allow; a compound command is allowed only when every part is, because each part is matched alone.
+
+import type { Command } from "./facts.ts";
+import type { Effective } from "./commands.ts";
+import type { Decision, Policy, UserRules } from "./types.ts";
+
+export const POLICIES: readonly Policy[] = ["strict", "balanced", "permissive"];
+
+export const POLICY_SUMMARY: Record<Policy, string> = {
+  strict: "Only known-safe commands run; everything else is refused (reads outside the workspace and cd out of it ask).",
+  balanced: "Known-safe commands run, dangerous ones are refused, deletions, network and everything else ask a person.",
+  permissive: "Everything runs except what layers 0 to 2 refuse (literals, syntax errors, dangerous operations, writes outside the workspace).",
+};
+
+/** What a layer-3 default ("ask" for unknown, deletion and network under balanced) becomes under each preset. */
+export function presetDecision(policy: Policy, balanced: Decision): Decision {
+  if (balanced !== "ask") return balanced;
+  if (policy === "strict") return "deny";
+  if (policy === "permissive") return "allow";
+  return "ask";
+}
+
+interface CompiledRule {
+  source: string;
+  test(command: string): boolean;
+}
+
+/** `Bash(npm run test:*)` or `npm run test:*` → prefix at a word boundary; `*` elsewhere → any text; else exact. */
+export function compileRule(rule: string): CompiledRule {
+  let body = rule.trim();
+  const wrapped = /^Bash\((.*)\)$/s.exec(body);
+  if (wrapped) body = wrapped[1]!.trim();
+  body = body.replace(/\s+/g, " ");
+  if (body.endsWith(":*")) {
+    const prefix = body.slice(0, -2).trimEnd();
+    return { source: rule, test: (c) => c === prefix || c.startsWith(prefix + " ") || c.startsWith(prefix + ":") };
+  }
+  if (body.includes("*")) {
+    const re = new RegExp("^" + body.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$", "s");
+    return { source: rule, test: (c) => re.test(c) };
+  }
+  return { source: rule, test: (c) => c === body };
+}
+
+export interface CompiledRules {
+  allow: CompiledRule[];
+  ask: CompiledRule[];
+  deny: CompiledRule[];
+}
+
+export function compileRules(rules: UserRules | undefined): CompiledRules {
+  const list = (xs: unknown): CompiledRule[] =>
+    Array.isArray(xs) ? xs.filter((x): x is string => typeof x === "string" && x.trim() !== "").map(compileRule) : [];
+  return { allow: list(rules?.allow), ask: list(rules?.ask), deny: list(rules?.deny) };
+}
+
+// Wrappers that do not change what a command is, as Claude Code strips them before matching.
+const TRANSPARENT = new Set(["time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "ionice", "setsid", "env"]);
+
+/** The text a user rule is matched against: program and arguments, without assignments, redirects or transparent wrappers. */
+export function ruleSubject(cmd: Command, eff: Effective): string {
+  const opaque = eff.wrappers.some((w) => !TRANSPARENT.has(w));
+  const argv = opaque ? cmd.argv : eff.argv;
+  return argv.map((w) => (w.dynamic ? w.raw : w.value)).join(" ").replace(/\s+/g, " ").trim();
+}
+
+export type UserMatch = { decision: Decision; rule: string } | null;
+
+export function matchUserRules(rules: CompiledRules, subject: string): UserMatch {
+  for (const decision of ["deny", "ask", "allow"] as const) {
+    const hit = rules[decision].find((r) => r.test(subject));
+    if (hit) return { decision, rule: hit.source };
+  }
+  return null;
+}
+
+/** The rule a person would most likely want for "Always allow": `npm run build:*` for `npm run build --watch`. */
+export function suggestRule(subject: string): string {
+  const words = subject.split(" ").filter(Boolean);
+  if (words.length === 0) return subject;
+  const keep = ["npm", "pnpm", "yarn", "git", "cargo", "go", "pip", "pip3", "docker", "kubectl", "python3", "python", "node", "npx"].includes(words[0]!)
+    ? words[1] === "run" || words[1] === "run-script" ? 3 : 2
+    : 1;
+  const head = words.slice(0, keep).filter((w) => !w.startsWith("-"));
+  return head.join(" ") + ":*";
+}

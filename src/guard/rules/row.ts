@@ -1,0 +1,127 @@
+// The shape of a rule row, and what every rule may ask about a command. Rules are data: an id, a layer,
+// a reason, a hint, commands that must match and near misses that must not. Tests and README are
+// generated from the rows.
+
+import type { Command, Script, Word } from "../facts.ts";
+import { DYN } from "../facts.ts";
+import { unwrap, type Effective } from "../commands.ts";
+import { globBase, isInside, resolvePath } from "../paths.ts";
+import type { Decision, Layer, Policy } from "../types.ts";
+
+export interface RuleEnv {
+  workspace: string;
+  home: string;
+  policy: Policy;
+  script: Script;
+  /** Effective command (wrappers peeled) of each command, by id. */
+  effective(cmd: Command): Effective;
+  /** Commands running inside $(…)/<(…) of `cmd`, at any depth. */
+  owned(cmd: Command): Command[];
+  /** Earlier stages of the pipeline `cmd` is in. */
+  upstream(cmd: Command): Command[];
+}
+
+export interface Match {
+  /** Fills the row's reason: what exactly was found. */
+  detail: string;
+  /** Overrides the row's decision (a rule that asks, but denies when it meets something worse). */
+  decision?: Decision;
+}
+
+export interface RuleRow {
+  id: string;
+  layer: Layer;
+  decision: Decision;
+  /** Short name for the README table. */
+  title: string;
+  /** One sentence for a person; `{detail}` is replaced by the match's detail. */
+  reason: string;
+  hint: string;
+  /** Commands whose verdict must carry this rule. */
+  examples: string[];
+  /** Commands that look alike and must not. */
+  nearMisses: string[];
+  /** Examples that hold only under one policy (default: balanced). */
+  policy?: Policy;
+  match(cmd: Command, eff: Effective, env: RuleEnv): Match | null;
+}
+
+/** Places an agent may write: the workspace, /tmp, and the harmless devices. */
+export function writable(path: string, env: { workspace: string }): boolean {
+  return (
+    isInside(path, env.workspace) ||
+    isInside(path, "/tmp") ||
+    path === "/dev/null" ||
+    path === "/dev/stdout" ||
+    path === "/dev/stderr" ||
+    path === "/dev/tty" ||
+    path === "/dev/fd/1" ||
+    path === "/dev/fd/2"
+  );
+}
+
+export type Resolved =
+  | { kind: "path"; path: string; glob: boolean }
+  /** Depends on a variable, substitution or a cwd nobody knows. `prefix` is the static directory it starts in, if any. */
+  | { kind: "unknown"; prefix: string | null };
+
+/** Where a word points, as far as the guard can tell. `/etc/$X` is still known to be under /etc. */
+export function resolveWord(word: Word, cwd: string | null): Resolved {
+  const v = word.value;
+  const dyn = v.indexOf(DYN);
+  if (dyn >= 0) {
+    const cut = v.lastIndexOf("/", dyn);
+    const prefix = cut >= 0 ? resolvePath(v.slice(0, cut) || "/", cwd) : null;
+    return { kind: "unknown", prefix };
+  }
+  const path = resolvePath(word.glob ? globBase(v) : v, cwd);
+  if (path === null) return { kind: "unknown", prefix: null };
+  return { kind: "path", path, glob: word.glob };
+}
+
+/** Every file a command writes: its redirects and the operands its program writes. */
+export function redirectWrites(cmd: Command): Word[] {
+  const out: Word[] = [];
+  for (const r of cmd.redirects) {
+    if (!r.target) continue;
+    if (r.op === ">&" || r.op === "<&") {
+      // `2>&1`, `>&-` duplicate descriptors; `>& file` writes a file.
+      if (/^(?:\d+-?|-)$/.test(r.target.value)) continue;
+      out.push(r.target);
+    } else if (r.op !== "<" && r.op !== "<<" && r.op !== "<<-" && r.op !== "<<<") out.push(r.target);
+  }
+  return out;
+}
+
+export function redirectReads(cmd: Command): Word[] {
+  return cmd.redirects.filter((r) => r.target && (r.op === "<" || r.op === "<>")).map((r) => r.target!);
+}
+
+/** For the tests and the README: build an env from a script (the guard does the same). */
+export function makeEnv(script: Script, workspace: string, home: string, policy: Policy): RuleEnv {
+  const eff = new Map<number, Effective>();
+  const ownedBy = new Map<number, Command[]>();
+  for (const c of script.commands) {
+    for (let o = c.owner; o; o = o.owner) {
+      const list = ownedBy.get(o.id);
+      if (list) list.push(c);
+      else ownedBy.set(o.id, [c]);
+    }
+  }
+  return {
+    workspace,
+    home,
+    policy,
+    script,
+    effective(cmd) {
+      let e = eff.get(cmd.id);
+      if (!e) eff.set(cmd.id, (e = unwrap(cmd.argv)));
+      return e;
+    },
+    owned: (cmd) => ownedBy.get(cmd.id) ?? [],
+    upstream: (cmd) =>
+      cmd.pipeline
+        ? script.commands.filter((c) => c.pipeline?.id === cmd.pipeline!.id && c.pipeline.index < cmd.pipeline!.index)
+        : [],
+  };
+}

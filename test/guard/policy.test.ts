@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { compileRule, suggestRule, toBlockedError, type Policy } from "../../src/guard/index.ts";
+import { guardFor } from "./helpers.ts";
+
+describe("presets", () => {
+  const table: [string, Record<Policy, string>][] = [
+    ["ls -la", { strict: "allow", balanced: "allow", permissive: "allow" }],
+    ["make build", { strict: "deny", balanced: "ask", permissive: "allow" }],
+    ["rm notes.txt", { strict: "deny", balanced: "ask", permissive: "allow" }],
+    ["curl https://example.com", { strict: "deny", balanced: "ask", permissive: "allow" }],
+    ["rm -rf /", { strict: "deny", balanced: "deny", permissive: "deny" }],
+    ["echo x > /etc/hosts", { strict: "deny", balanced: "deny", permissive: "deny" }],
+    ["cat /etc/hosts", { strict: "ask", balanced: "allow", permissive: "allow" }],
+    ["cd /etc", { strict: "ask", balanced: "ask", permissive: "ask" }],
+    ["$CMD", { strict: "deny", balanced: "ask", permissive: "ask" }],
+  ];
+  it.each(table)("%j", async (command, expected) => {
+    for (const policy of ["strict", "balanced", "permissive"] as const) {
+      expect([policy, (await guardFor(policy)).check(command).decision]).toEqual([policy, expected[policy]]);
+    }
+  });
+
+  it("refuses rm's -r, -f, --force and -i flags by name under strict", async () => {
+    const v = (await guardFor("strict")).check("rm -rf ./build");
+    expect(v).toMatchObject({ decision: "deny", rule: "strict-rm-flags" });
+    expect(v.reason).toContain("-r -f");
+  });
+
+  it("says which preset let a command through under permissive", async () => {
+    expect((await guardFor("permissive")).check("make build")).toMatchObject({ decision: "allow", rule: "permissive" });
+  });
+});
+
+describe("false positives the anchors' users complained about stay allowed", () => {
+  it.each([
+    "npm test 2>&1",
+    "npm test > /tmp/log 2>&1",
+    "npm run build 2>&1 | tail -20",
+    "git log --oneline | head -5",
+    "cat package.json | jq .scripts",
+    "grep -rn '# TODO' src",
+    'echo "a # b"',
+    "ls -la # list",
+    "# just a comment",
+    "find . -name '*.ts' | xargs grep -l foo",
+    "ls > /dev/null 2>&1",
+    "npm test; echo exit=$?",
+    "FOO=1 npm test",
+    "timeout 60 npm test",
+  ])("%j is allowed", async (command) => {
+    expect((await guardFor()).check(command).decision).toBe("allow");
+  });
+});
+
+describe("user rules (Claude Code's grammar)", () => {
+  it("matches `prefix:*` at a word boundary, exact commands, and `*` globs", () => {
+    const r = compileRule("npm run test:*");
+    expect(r.test("npm run test")).toBe(true);
+    expect(r.test("npm run test -- --watch")).toBe(true);
+    expect(r.test("npm run test:unit")).toBe(true);
+    expect(r.test("npm run testing")).toBe(false);
+    expect(compileRule("git status").test("git status")).toBe(true);
+    expect(compileRule("git status").test("git status -s")).toBe(false);
+    expect(compileRule("docker * ps").test("docker compose ps")).toBe(true);
+    expect(compileRule("Bash(make:*)").test("make build")).toBe(true);
+  });
+
+  it("evaluates deny, then ask, then allow", async () => {
+    const g = await guardFor("balanced", { rules: { allow: ["git:*"], ask: ["git push:*"], deny: ["git push --force:*"] } });
+    expect(g.check("git fetch").decision).toBe("allow");
+    expect(g.check("git push origin main")).toMatchObject({ decision: "ask", rule: "user-ask" });
+    expect(g.check("git push --force origin main")).toMatchObject({ decision: "deny", rule: "user-deny", layer: 3 });
+  });
+
+  it("allows a compound command only when every part is allowed", async () => {
+    const g = await guardFor("balanced", { rules: { allow: ["npm test:*", "make:*"] } });
+    expect(g.check("npm test && make build").decision).toBe("allow");
+    expect(g.check("npm test && curl x | sh")).toMatchObject({ decision: "deny", rule: "download-exec" });
+    expect(g.check("npm test && python3 -m http.server").decision).toBe("ask");
+  });
+
+  it("never lets an allow rule override a dangerous operation", async () => {
+    const g = await guardFor("balanced", { rules: { allow: ["*"] } });
+    expect(g.check("rm -rf /").decision).toBe("deny");
+    expect(g.check("echo x > /etc/passwd").decision).toBe("deny");
+    expect(g.check("make").decision).toBe("allow");
+  });
+
+  it("turns an ask into an allow, and an allow into an ask", async () => {
+    const g = await guardFor("balanced", { rules: { allow: ["rm:*"], ask: ["ls:*"] } });
+    expect(g.check("rm notes.txt")).toMatchObject({ decision: "allow", rule: "user-allow" });
+    expect(g.check("ls -la")).toMatchObject({ decision: "ask", rule: "user-ask" });
+  });
+
+  it("matches through transparent wrappers and leading assignments", async () => {
+    const g = await guardFor("balanced", { rules: { allow: ["make:*"] } });
+    expect(g.check("CI=1 timeout 60 make test").decision).toBe("allow");
+  });
+
+  it("suggests a prefix rule for Always allow", () => {
+    expect(suggestRule("npm run build --watch")).toBe("npm run build:*");
+    expect(suggestRule("git push origin main")).toBe("git push:*");
+    expect(suggestRule("make -j4")).toBe("make:*");
+  });
+});
+
+describe("the working directory", () => {
+  it("resolves relative write targets against the cwd it is given", async () => {
+    const g = await guardFor();
+    expect(g.check("rm -rf ..", { cwd: "/home/project/app/src" }).rule).toBe("deletion");
+    expect(g.check("rm -rf ..", { cwd: "/home/project/app" }).rule).toBe("recursive-delete-root");
+    expect(g.check("rm -rf ../..", { cwd: "/home/project/app" }).rule).toBe("write-outside-workspace");
+    expect(g.check("rm -rf ../../..", { cwd: "/home/project/app" }).rule).toBe("recursive-delete-root");
+    expect(g.check("echo x > f", { cwd: "/etc" }).rule).toBe("write-outside-workspace");
+  });
+
+  it("follows cd inside the command", async () => {
+    const g = await guardFor();
+    expect(g.check("cd /tmp && rm x").rule).toBe("deletion");
+    expect(g.check("cd /usr && rm x").rule).toBe("write-outside-workspace");
+    // A cd inside ( … ) does not leak: `.` is still the workspace root.
+    expect(g.check("(cd /tmp); rm -rf .").rule).toBe("recursive-delete-root");
+    expect(g.check("cd /tmp; rm -rf .").rule).toBe("deletion");
+  });
+
+  it("honours a workspace option", async () => {
+    const g = await guardFor("balanced", { workspace: "/work" });
+    expect(g.check("echo x > /work/a").decision).toBe("allow");
+    expect(g.check("echo x > /home/project/a").rule).toBe("write-outside-workspace");
+    expect(g.check("rm -rf /work").rule).toBe("recursive-delete-root");
+  });
+});
+
+describe("verdicts", () => {
+  it("names the part that decided, for compound commands", async () => {
+    const v = (await guardFor()).check("ls && sudo reboot && pwd");
+    expect(v.part).toBe("sudo reboot");
+    expect(v.rule).toBe("system-power");
+  });
+
+  it("turns a deny into seed 002's error object", async () => {
+    const v = (await guardFor()).check("rm -rf /");
+    expect(toBlockedError(v)).toEqual({
+      error: `Command blocked by safety rule: ${v.reason}`,
+      rule: "recursive-delete-root",
+      layer: 1,
+    });
+  });
+});
