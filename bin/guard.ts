@@ -9,22 +9,25 @@ const USAGE = `usage: npm run --silent guard -- [--policy ${POLICIES.join("|")}]
 Reads commands from stdin, one a line (with --jsonl: one JSON string a line, for multi-line commands),
 and prints one JSON verdict a line.`;
 
-let options;
-try {
-  options = parseArgs({
-    options: {
-      policy: { type: "string", default: "balanced" },
-      jsonl: { type: "boolean", default: false },
-      workspace: { type: "string" },
-      cwd: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    strict: true,
-  }).values;
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-  process.exit(2);
+function parseCli() {
+  try {
+    return parseArgs({
+      options: {
+        policy: { type: "string", default: "balanced" },
+        jsonl: { type: "boolean", default: false },
+        workspace: { type: "string" },
+        cwd: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
 }
+
+const options = parseCli();
 if (options.help) {
   process.stdout.write(USAGE + "\n");
   process.exit(0);
