@@ -30,6 +30,12 @@ export const SHELL = {
   spillDir: "/tmp/sandshell",
   /** Background jobs one sandbox may run at once. */
   maxJobs: 16,
+  /** Lines of output a cursor-up can still edit (the agent terminal's rows); older lines are final. */
+  cleanerEditableLines: 50,
+  /** A line being redrawn longer than this keeps only its last half editable, as if wrapped. */
+  cleanerMaxLineChars: 8_192,
+  /** A would-be OSC 654 marker longer than this without its terminator is released as text. */
+  markerMaxChars: 4_096,
   /** The embedded runtime must stop any command within this much of a C-c. */
   embeddedInterruptMs: 1_000,
 } as const;

@@ -1,0 +1,130 @@
+// OSC 654 markers: how the shell tells us a command has ended. Output arrives in arbitrary chunks, so a marker can be
+// split anywhere (even inside a UTF-8 character) and one chunk can carry several; the scanner keeps only the smallest
+// possible carry-over and hands everything else on at once.
+
+import { SHELL } from "../limits.ts";
+
+export type Marker =
+  | { kind: "interactive" }
+  | { kind: "prompt" }
+  | { kind: "exit"; tag: string; code: number }
+  | { kind: "cwd"; tag: string; path: string }
+  | { kind: "other"; payload: string };
+
+export type ScanEvent = { type: "text"; text: string } | { type: "marker"; marker: Marker };
+
+const ESC = "\x1b";
+const BEL = "\x07";
+const PREFIX = "\x1b]654;";
+
+/** A would-be marker longer than this without a terminator is not one: it is released as text. */
+export const MAX_MARKER_CHARS: number = SHELL.markerMaxChars;
+
+export function formatMarker(payload: string): string {
+  return PREFIX + payload + BEL;
+}
+
+/**
+ * `exit=A:B` splits at the last colon (B is an integer, A is opaque), `cwd=A:PATH` at the first (paths may hold colons),
+ * so a tag must not contain a colon. Anything that does not parse is `other`, never an error.
+ */
+export function parseMarker(payload: string): Marker {
+  if (payload === "interactive") return { kind: "interactive" };
+  if (payload === "prompt") return { kind: "prompt" };
+  if (payload.startsWith("exit=")) {
+    const colon = payload.lastIndexOf(":");
+    const codeText = payload.slice(colon + 1);
+    if (colon > 4 && /^-?\d{1,10}$/.test(codeText)) {
+      return { kind: "exit", tag: payload.slice(5, colon), code: Number(codeText) };
+    }
+  } else if (payload.startsWith("cwd=")) {
+    const colon = payload.indexOf(":", 4);
+    if (colon > 0) return { kind: "cwd", tag: payload.slice(4, colon), path: payload.slice(colon + 1) };
+  }
+  return { kind: "other", payload };
+}
+
+/** Where the marker that starts at `start` ends, or why it cannot be told yet. */
+type Probe =
+  | { state: "marker"; payloadEnd: number; end: number }
+  | { state: "incomplete" } // could still become a marker: hold it back
+  | { state: "not-marker" };
+
+function probe(data: string, start: number): Probe {
+  const n = data.length;
+  // Compare the fixed prefix first: most ESCs in real output are colour codes and fail here at once.
+  for (let k = 1; k < PREFIX.length; k++) {
+    if (start + k >= n) return { state: "incomplete" };
+    if (data.charCodeAt(start + k) !== PREFIX.charCodeAt(k)) return { state: "not-marker" };
+  }
+  // A bounded per-character loop: it stops at the first BEL or ESC, so hostile input cannot make it quadratic.
+  const limit = Math.min(n, start + MAX_MARKER_CHARS);
+  for (let i = start + PREFIX.length; i < limit; i++) {
+    const c = data.charCodeAt(i);
+    if (c === 0x07) return { state: "marker", payloadEnd: i, end: i + 1 };
+    if (c === 0x1b) {
+      if (i + 1 >= n) return n - start < MAX_MARKER_CHARS ? { state: "incomplete" } : { state: "not-marker" };
+      // ESC \ is the string terminator; any other ESC aborts the OSC the way a terminal would.
+      return data.charCodeAt(i + 1) === 0x5c
+        ? { state: "marker", payloadEnd: i, end: i + 2 }
+        : { state: "not-marker" };
+    }
+  }
+  return limit === n && n - start < MAX_MARKER_CHARS ? { state: "incomplete" } : { state: "not-marker" };
+}
+
+export class MarkerScanner {
+  // ignoreBOM: a terminal shows a BOM as it is; stripping it would also differ between the first chunk and later ones.
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Undecided tail of the previous chunk: always a possible marker prefix, at most MAX_MARKER_CHARS long. */
+  private held = "";
+  private pendingBytes = false;
+
+  push(chunk: string | Uint8Array): ScanEvent[] {
+    let text: string;
+    if (typeof chunk === "string") {
+      // Bytes still waiting for the rest of a character come first, as whatever they decode to.
+      text = this.pendingBytes ? this.decoder.decode() + chunk : chunk;
+      this.pendingBytes = false;
+    } else {
+      text = this.decoder.decode(chunk, { stream: true });
+      this.pendingBytes = chunk.length > 0;
+    }
+    if (this.held === "" && text.indexOf(ESC) === -1) return text === "" ? [] : [{ type: "text", text }];
+    const data = this.held + text;
+    this.held = "";
+    return this.scan(data);
+  }
+
+  /** End of stream: bytes and a held-back would-be marker become text. */
+  flush(): ScanEvent[] {
+    const rest = this.held + (this.pendingBytes ? this.decoder.decode() : "");
+    this.held = "";
+    this.pendingBytes = false;
+    return rest === "" ? [] : [{ type: "text", text: rest }];
+  }
+
+  private scan(data: string): ScanEvent[] {
+    const events: ScanEvent[] = [];
+    let textStart = 0;
+    let i = data.indexOf(ESC);
+    while (i !== -1) {
+      const p = probe(data, i);
+      if (p.state === "incomplete") {
+        this.held = data.slice(i);
+        break;
+      }
+      if (p.state === "not-marker") {
+        i = data.indexOf(ESC, i + 1);
+        continue;
+      }
+      if (i > textStart) events.push({ type: "text", text: data.slice(textStart, i) });
+      events.push({ type: "marker", marker: parseMarker(data.slice(i + PREFIX.length, p.payloadEnd)) });
+      textStart = p.end;
+      i = data.indexOf(ESC, textStart);
+    }
+    const textEnd = this.held === "" ? data.length : data.length - this.held.length;
+    if (textEnd > textStart) events.push({ type: "text", text: data.slice(textStart, textEnd) });
+    return events;
+  }
+}

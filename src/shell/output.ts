@@ -1,0 +1,473 @@
+// Raw terminal output → the text an agent should read. A terminal is a screen that programs draw on; an agent wants the
+// transcript of what that screen finally showed. So instead of deleting control codes with regexes (which turns
+// `10%\r20%\r100%` into `10%20%100%`), the cleaner replays them on a few editable lines, like a tiny terminal without
+// colours, and hands on each line once no supported control sequence can change it any more.
+
+import { SHELL } from "../limits.ts";
+
+/**
+ * Lines, counting the cursor's, that cursor-up can still reach. Matches the 50 rows of the agent's terminal: no real
+ * program can move further up than its screen. Lines scrolled out of this window are final.
+ */
+export const EDITABLE_LINES: number = SHELL.cleanerEditableLines;
+/**
+ * A line being edited longer than this is committed except for its last `maxLineChars / 2` characters, as if the
+ * terminal had wrapped it: a later `\r` then returns to the start of that kept tail, not of the whole line.
+ */
+export const MAX_LINE_CHARS: number = SHELL.cleanerMaxLineChars;
+
+export interface CleanerOptions {
+  editableLines?: number;
+  maxLineChars?: number;
+}
+
+// Parser states, after ECMA-48 / the DEC VT500 state machine (the parts a transcript needs).
+const GROUND = 0;
+const ESCAPE = 1;
+const ESCAPE_INTERMEDIATE = 2;
+const CSI = 3;
+const OSC = 4; // ends at BEL or ST
+const CONTROL_STRING = 5; // DCS, SOS, PM, APC: end at ST only
+const STRING_ESCAPE = 6; // ESC inside a string: `\` makes it ST, anything else starts a new sequence
+
+/** CSI parameters longer than this are ignored (no cursor move needs more), so a hostile stream cannot grow them. */
+const MAX_CSI_PARAM_CHARS = 32;
+
+// Everything the ground state cannot copy as text: C0 except \t and \n, DEL, and C1 (U+0080–U+009F).
+const SPECIAL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const OSC_END = /[\x07\x18\x1a\x1b\x9c]/g;
+const STRING_END = /[\x18\x1a\x1b\x9c]/g;
+
+/**
+ * Copies a string that will be kept for long. Engines keep slices as views into their parent string; a 40-character
+ * tail sliced from a 10 MB chunk would otherwise keep all 10 MB alive.
+ */
+export function detach(s: string): string {
+  return s.length < 64 ? s : (" " + s).slice(1);
+}
+
+/**
+ * Streaming terminal-to-text cleaner. What it emulates, per line:
+ * - `\n` (and `\v`, `\f`, which terminals treat alike) goes to the start of the next line; CRLF is therefore LF.
+ * - `\r` returns to column 0; later text overwrites what is there and keeps the rest, as on a screen
+ *   (`downloading 50%\rdone` shows `doneloading 50%`; programs add `ESC[K` when they want the tail gone).
+ * - `\b` and `ESC[nD` move left, `ESC[nC` right, `ESC[nG` to a column; moving past the end pads with spaces once
+ *   something is written there. `ESC[K`/`ESC[0K`/`ESC[1K`/`ESC[2K` erase as a terminal does (erased cells left of
+ *   text become spaces). `ESC[0J` erases to the end of the screen.
+ * - `ESC[nA`/`ESC[nB`/`ESC[nE`/`ESC[nF` move between the last EDITABLE_LINES lines (clamped there, as a terminal clamps
+ *   at its top row), enough for npm/docker/listr style multi-line progress.
+ * - Everything else is removed: SGR colours and other CSI (private modes too), OSC (BEL or ST), DCS/SOS/PM/APC, two-byte
+ *   and charset ESC sequences, and other C0/C1 controls. `\t` is kept as a character one column wide.
+ * A sequence split across push() calls is finished by the next push; nothing of it is ever emitted as text.
+ * Columns are UTF-16 code units: wide and combining characters are not measured, which only matters when a program
+ * moves the cursor over them.
+ * Memory is bounded by editableLines × maxLineChars whatever the input, plus transiently the chunk being pushed.
+ */
+export class TerminalTextCleaner {
+  private readonly editableLines: number;
+  private readonly maxLineChars: number;
+  private lines: string[] = [""];
+  private row = 0;
+  private col = 0;
+  private state = GROUND;
+  private params = "";
+  private csiIntermediate = false;
+  /** Finalized text of the current push(). */
+  private out: string[] = [];
+
+  constructor(options: CleanerOptions = {}) {
+    this.editableLines = Math.max(1, Math.floor(options.editableLines ?? EDITABLE_LINES));
+    this.maxLineChars = Math.max(2, Math.floor(options.maxLineChars ?? MAX_LINE_CHARS));
+  }
+
+  /** Returns the text that became final with this chunk (possibly ""). */
+  push(raw: string): string {
+    const n = raw.length;
+    let i = 0;
+    while (i < n) {
+      if (this.state !== GROUND) {
+        i = this.escape(raw, i);
+        continue;
+      }
+      SPECIAL.lastIndex = i;
+      const special = SPECIAL.exec(raw);
+      const stop = special === null ? n : special.index;
+      if (stop > i) this.plain(raw, i, stop);
+      if (stop === n) break;
+      this.control(raw.charCodeAt(stop));
+      i = stop + 1;
+    }
+    // Window lines may be slices of this chunk; copy them when the chunk is much bigger than they are.
+    if (n > 4096 && n > 2 * this.windowChars()) this.lines = this.lines.map(detach);
+    return this.take();
+  }
+
+  /** The lines still open to edits, as they stand now (for showing progress before end()). */
+  peek(): string {
+    return this.lines.join("\n");
+  }
+
+  /** End of output: everything left is final. Resets the cleaner, so it can serve the next command. */
+  end(): string {
+    this.out.push(this.lines.join("\n"));
+    this.lines = [""];
+    this.row = 0;
+    this.col = 0;
+    this.state = GROUND;
+    this.params = "";
+    return this.take();
+  }
+
+  private take(): string {
+    const text = this.out.join("");
+    this.out = [];
+    return text;
+  }
+
+  private windowChars(): number {
+    let total = 0;
+    for (const line of this.lines) total += line.length;
+    return total;
+  }
+
+  /** Text and line feeds only. */
+  private plain(s: string, start: number, end: number): void {
+    let nl = s.indexOf("\n", start);
+    if (nl === -1 || nl >= end) {
+      this.write(s.slice(start, end));
+      return;
+    }
+    this.write(s.slice(start, nl));
+    this.lineFeed();
+    start = nl + 1;
+    // Fast path: with the cursor on a fresh bottom line, all but the last `editableLines - 1` line feeds of this run
+    // scroll their lines out of the window before anything could edit them, so they are final as they stand.
+    if (this.row === this.lines.length - 1 && this.col === 0 && this.lines[this.row] === "") {
+      let cut = end;
+      let feeds = 0;
+      while (feeds < this.editableLines) {
+        const q = s.lastIndexOf("\n", cut - 1);
+        if (q < start) break;
+        cut = q;
+        feeds++;
+      }
+      if (feeds === this.editableLines) {
+        for (let j = 0; j < this.lines.length - 1; j++) this.out.push(this.lines[j] ?? "", "\n");
+        this.out.push(s.slice(start, cut + 1));
+        this.lines = [""];
+        this.row = 0;
+        start = cut + 1;
+      }
+    }
+    while ((nl = s.indexOf("\n", start)) !== -1 && nl < end) {
+      this.write(s.slice(start, nl));
+      this.lineFeed();
+      start = nl + 1;
+    }
+    if (start < end) this.write(s.slice(start, end));
+  }
+
+  /** Writes at the cursor, overwriting what is there. */
+  private write(text: string): void {
+    if (text === "") return;
+    let line = this.lines[this.row] ?? "";
+    if (this.col === line.length) line += text;
+    else if (this.col > line.length) line += " ".repeat(this.col - line.length) + text;
+    else line = line.slice(0, this.col) + text + line.slice(this.col + text.length);
+    this.col += text.length;
+    this.lines[this.row] = line;
+    if (line.length > this.maxLineChars) this.commitLongLine();
+  }
+
+  private commitLongLine(): void {
+    const line = this.lines[this.row] ?? "";
+    const commit = line.length - Math.floor(this.maxLineChars / 2);
+    // Lines above the cursor come first in the transcript, so they are committed with it.
+    for (let j = 0; j < this.row; j++) this.out.push(this.lines[j] ?? "", "\n");
+    this.out.push(line.slice(0, commit));
+    this.lines = [detach(line.slice(commit)), ...this.lines.slice(this.row + 1)];
+    this.row = 0;
+    this.col = Math.max(0, this.col - commit);
+  }
+
+  private lineFeed(): void {
+    this.col = 0;
+    if (this.row < this.lines.length - 1) {
+      this.row++;
+      return;
+    }
+    this.lines.push("");
+    this.row++;
+    if (this.lines.length > this.editableLines) {
+      this.out.push(this.lines.shift() ?? "", "\n");
+      this.row--;
+    }
+  }
+
+  /** A C0 or C1 control in the ground state (or executed inside a CSI, as terminals do). */
+  private control(c: number): void {
+    switch (c) {
+      case 0x0a:
+      case 0x0b:
+      case 0x0c:
+        this.lineFeed();
+        break;
+      case 0x0d:
+        this.col = 0;
+        break;
+      case 0x08:
+        if (this.col > 0) this.col--;
+        break;
+      case 0x1b:
+        this.state = ESCAPE;
+        break;
+      default:
+        break; // BEL, NUL, DEL, C1 and the rest show nothing
+    }
+  }
+
+  /** Consumes escape-sequence characters from `i`; returns where the ground state resumes (or s.length). */
+  private escape(s: string, i: number): number {
+    const n = s.length;
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      switch (this.state) {
+        case ESCAPE:
+          if (c === 0x5b) {
+            this.state = CSI;
+            this.params = "";
+            this.csiIntermediate = false;
+          } else if (c === 0x5d) this.state = OSC;
+          else if (c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) this.state = CONTROL_STRING;
+          else if (c >= 0x20 && c <= 0x2f) this.state = ESCAPE_INTERMEDIATE; // e.g. ESC ( B
+          else if (c >= 0x30 && c <= 0x7e) this.state = GROUND; // ESC =, ESC >, ESC 7, ESC M …
+          else if (c !== 0x1b) {
+            this.state = GROUND; // a control or non-ASCII character cancels the sequence and counts on its own
+            return i;
+          }
+          break;
+        case ESCAPE_INTERMEDIATE:
+          if (c >= 0x30 && c <= 0x7e) this.state = GROUND;
+          else if (c === 0x1b) this.state = ESCAPE;
+          else if (c < 0x20 || c > 0x7e) {
+            this.state = GROUND;
+            return i;
+          }
+          break;
+        case CSI:
+          if (c >= 0x30 && c <= 0x3f) {
+            if (this.params.length < MAX_CSI_PARAM_CHARS) this.params += s[i];
+          } else if (c >= 0x40 && c <= 0x7e) {
+            this.state = GROUND;
+            if (!this.csiIntermediate && this.params.length < MAX_CSI_PARAM_CHARS) this.csi(c);
+          } else if (c >= 0x20 && c <= 0x2f) this.csiIntermediate = true;
+          else if (c === 0x1b) this.state = ESCAPE;
+          else if (c === 0x18 || c === 0x1a) this.state = GROUND; // CAN, SUB
+          else if (c < 0x20) this.control(c);
+          else if (c !== 0x7f) {
+            this.state = GROUND;
+            return i;
+          }
+          break;
+        case OSC:
+        case CONTROL_STRING: {
+          // Skip the body with one regex search: OSC 8 links and OSC 52 payloads can be long.
+          const end = this.state === OSC ? OSC_END : STRING_END;
+          end.lastIndex = i;
+          const m = end.exec(s);
+          if (m === null) return n;
+          i = m.index;
+          const t = s.charCodeAt(i);
+          this.state = t === 0x1b ? STRING_ESCAPE : GROUND;
+          break;
+        }
+        case STRING_ESCAPE:
+          if (c === 0x5c) this.state = GROUND;
+          else {
+            this.state = ESCAPE; // the ESC aborted the string and begins a sequence of its own
+            continue;
+          }
+          break;
+        default:
+          return i;
+      }
+      i++;
+      if (this.state === GROUND) return i;
+    }
+    return i;
+  }
+
+  private csi(final: number): void {
+    const p = this.params;
+    const first = p.charCodeAt(0);
+    if (first >= 0x3c && first <= 0x3f) return; // private (`?2004h`, `>c`, …): modes, never text
+    const semi = p.search(/[;:]/);
+    const value = Number.parseInt(semi === -1 ? p : p.slice(0, semi), 10);
+    const given = Number.isNaN(value) ? 0 : value;
+    const count = Math.max(1, given); // 0 and missing both mean 1 for moves
+    switch (final) {
+      case 0x41: // A: up
+        this.row = Math.max(0, this.row - count);
+        break;
+      case 0x42: // B: down
+        this.row = Math.min(this.lines.length - 1, this.row + count);
+        break;
+      case 0x43: // C: right
+      case 0x61: // a: HPR
+        this.col = Math.min(this.maxLineChars, this.col + count);
+        break;
+      case 0x44: // D: left
+        this.col = Math.max(0, this.col - count);
+        break;
+      case 0x45: // E: next line
+        this.row = Math.min(this.lines.length - 1, this.row + count);
+        this.col = 0;
+        break;
+      case 0x46: // F: previous line
+        this.row = Math.max(0, this.row - count);
+        this.col = 0;
+        break;
+      case 0x47: // G: column
+      case 0x60: // `: HPA
+        this.col = Math.min(this.maxLineChars, count) - 1;
+        break;
+      case 0x4b: // K: erase in line
+        this.eraseInLine(given);
+        break;
+      case 0x4a: // J: erase in display; only "to the end" changes a transcript, the rest is `clear`
+        if (given === 0) {
+          this.eraseInLine(0);
+          this.lines.length = this.row + 1;
+        }
+        break;
+      default:
+        break; // colours, scrolling, absolute positions, reports…
+    }
+  }
+
+  private eraseInLine(mode: number): void {
+    const line = this.lines[this.row] ?? "";
+    if (mode === 0) {
+      if (this.col < line.length) this.lines[this.row] = line.slice(0, this.col);
+    } else if (mode === 1) {
+      const upto = Math.min(this.col + 1, line.length);
+      this.lines[this.row] = " ".repeat(upto) + line.slice(upto);
+    } else if (mode === 2) {
+      this.lines[this.row] = "";
+    }
+  }
+}
+
+/** One-shot clean of a whole transcript. */
+export function cleanTerminalOutput(raw: string): string {
+  const cleaner = new TerminalTextCleaner();
+  return cleaner.push(raw) + cleaner.end();
+}
+
+export interface CollectorOptions {
+  maxChars: number;
+  /** Receives the whole output in order: everything so far once the limit is first passed, then each later chunk. */
+  onSpill?: (text: string) => void;
+}
+
+export function omissionNotice(omitted: number, spillPath?: string): string {
+  return spillPath === undefined
+    ? `[… ${omitted} characters omitted]`
+    : `[… ${omitted} characters omitted; full output in ${spillPath}]`;
+}
+
+/**
+ * Keeps everything up to maxChars; past that only the first half and the last half, handing the whole output to
+ * onSpill so the caller can write it to a file. Retains at most 1.5 × maxChars characters whatever the output size.
+ */
+export class OutputCollector {
+  private readonly maxChars: number;
+  private readonly headChars: number;
+  private readonly tailChars: number;
+  private readonly onSpill: ((text: string) => void) | undefined;
+  /** Before truncation: all of the output. After: its tail, at most 2 × tailChars. */
+  private parts: string[] = [];
+  private partsChars = 0;
+  private head = "";
+  private total = 0;
+  private cut = false;
+
+  constructor(options: CollectorOptions) {
+    if (!Number.isInteger(options.maxChars) || options.maxChars < 0) {
+      throw new RangeError(`maxChars must be a whole number ≥ 0, not ${options.maxChars}`);
+    }
+    this.maxChars = options.maxChars;
+    this.headChars = Math.floor(options.maxChars / 2);
+    this.tailChars = options.maxChars - this.headChars;
+    this.onSpill = options.onSpill;
+  }
+
+  get totalChars(): number {
+    return this.total;
+  }
+
+  get truncated(): boolean {
+    return this.cut;
+  }
+
+  /** Characters held in memory now (for tests and diagnostics). */
+  get retainedChars(): number {
+    return this.head.length + this.partsChars;
+  }
+
+  push(clean: string): void {
+    if (clean === "") return;
+    this.total += clean.length;
+    if (!this.cut) {
+      if (this.partsChars + clean.length <= this.maxChars) {
+        this.parts.push(detach(clean));
+        this.partsChars += clean.length;
+        return;
+      }
+      const all = this.parts.join("") + clean;
+      this.cut = true;
+      this.onSpill?.(all);
+      this.head = detach(all.slice(0, this.headChars));
+      this.parts = [];
+      this.partsChars = 0;
+      this.keepTail(all);
+      return;
+    }
+    this.onSpill?.(clean);
+    this.keepTail(clean);
+  }
+
+  render(spillPath?: string): string {
+    if (!this.cut) return this.parts.join("");
+    const joined = this.parts.join("");
+    let tail = joined.slice(Math.max(0, joined.length - this.tailChars));
+    let head = this.head;
+    // Never show half a surrogate pair at either edge of the cut.
+    if (isHighSurrogate(head.charCodeAt(head.length - 1))) head = head.slice(0, -1);
+    if (isLowSurrogate(tail.charCodeAt(0))) tail = tail.slice(1);
+    const omitted = this.total - head.length - tail.length;
+    return head + "\n" + omissionNotice(omitted, spillPath) + "\n" + tail;
+  }
+
+  private keepTail(text: string): void {
+    if (this.tailChars === 0) return;
+    const kept = text.length > this.tailChars ? text.slice(text.length - this.tailChars) : text;
+    this.parts.push(detach(kept));
+    this.partsChars += kept.length;
+    // Compacting only past twice the tail keeps the copying linear in the output size.
+    if (this.partsChars > 2 * this.tailChars) {
+      const joined = this.parts.join("");
+      const tail = detach(joined.slice(joined.length - this.tailChars));
+      this.parts = [tail];
+      this.partsChars = tail.length;
+    }
+  }
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
