@@ -4,12 +4,10 @@
 //
 // It is a safety net for an agent's mistakes, not a security boundary: the sandbox is.
 
-import { Language, Parser } from "web-tree-sitter";
-import { loadWasmSources } from "#guard-wasm";
+import { createAnalyzer } from "./language.ts";
 import { GUARD, WORKSPACE } from "../limits.ts";
 import type { Command } from "./facts.ts";
 import { looksLikePythonLiteralArgument } from "./literal.ts";
-import { ScriptAnalyzer } from "./parse.ts";
 import { normalizePath } from "./paths.ts";
 import { compileRules, matchUserRules, presetDecision, ruleSubject, suggestRule, POLICIES } from "./policy.ts";
 import { LAYER0 } from "./rules/layer0.ts";
@@ -27,21 +25,6 @@ export { LAYER0, LAYER1, LAYER2, LAYER3 };
 
 /** Every rule row, in the order the guard reports them. */
 export const RULES = [...LAYER0, ...LAYER1, ...LAYER2, ...LAYER3] as const;
-
-let language: Promise<Language> | null = null;
-
-/** Loads web-tree-sitter and the bash grammar once per page or process. */
-function loadLanguage(): Promise<Language> {
-  language ??= (async () => {
-    const sources = await loadWasmSources();
-    await Parser.init(sources.coreUrl ? { locateFile: () => sources.coreUrl! } : undefined);
-    return Language.load(sources.bash);
-  })().catch((error: unknown) => {
-    language = null;
-    throw error;
-  });
-  return language;
-}
 
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -78,45 +61,70 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
   const workspace = normalizePath(options.workspace ?? WORKSPACE);
   const home = normalizePath(options.home ?? workspace);
   const rules = compileRules(options.rules);
-  const lang = await loadLanguage();
-  const parser = new Parser();
-  parser.setLanguage(lang);
-  const analyzer = new ScriptAnalyzer(parser);
+  const analyzer = await createAnalyzer();
 
-  function judgePart(cmd: Command, env: RuleEnv): Verdict {
+  const hardRows = [...LAYER1, ...LAYER2, LAYER3[0]!];
+  const defaultRows = LAYER3.slice(1);
+  const hasUserRules = rules.allow.length + rules.ask.length + rules.deny.length > 0;
+
+  /** A part's decision, with its text rendered only for the part that decides the whole command. */
+  interface Pending {
+    decision: Decision;
+    layer: Layer;
+    render(): Verdict;
+  }
+
+  function fromRow(row: RuleRow, detail: string, decision: Decision, cmd: Command, permissive = false): Pending {
+    return {
+      decision,
+      layer: row.layer,
+      render() {
+        const v = rowVerdict(row, detail, decision, cmd);
+        if (permissive) {
+          v.rule = "permissive";
+          v.reason = `Runs under the permissive policy: ${v.reason}`;
+          delete v.hint;
+        }
+        return v;
+      },
+    };
+  }
+
+  function judgePart(cmd: Command, env: RuleEnv): Pending {
     const eff = env.effective(cmd);
-    let soft: Verdict | null = null;
-    for (const row of [...LAYER1, ...LAYER2, LAYER3[0]!]) {
+    let soft: Pending | null = null;
+    for (const row of hardRows) {
       const m = row.match(cmd, eff, env);
       if (!m) continue;
       const decision = m.decision ?? row.decision;
-      if (decision === "deny") return rowVerdict(row, m.detail, "deny", cmd);
-      soft ??= rowVerdict(row, m.detail, decision, cmd);
+      if (decision === "deny") return fromRow(row, m.detail, "deny", cmd);
+      soft ??= fromRow(row, m.detail, decision, cmd);
     }
-    const subject = ruleSubject(cmd, eff);
-    const user = matchUserRules(rules, subject);
-    if (user) {
-      const word = user.decision === "allow" ? "allows" : user.decision === "ask" ? "asks for" : "refuses";
-      return {
-        decision: user.decision,
-        layer: 3,
-        rule: `user-${user.decision}`,
-        reason: `Your rule \`${user.rule}\` ${word} \`${shorten(subject, 120)}\`.`,
-        ...(user.decision === "deny" ? { hint: "This command is refused by a rule of this sandbox; do it another way or ask the person." } : {}),
-        part: shorten(cmd.text),
-      };
+    if (hasUserRules) {
+      const subject = ruleSubject(cmd, eff);
+      const user = matchUserRules(rules, subject);
+      if (user) {
+        const word = user.decision === "allow" ? "allows" : user.decision === "ask" ? "asks for" : "refuses";
+        return {
+          decision: user.decision,
+          layer: 3,
+          render: () => ({
+            decision: user.decision,
+            layer: 3,
+            rule: `user-${user.decision}`,
+            reason: `Your rule \`${user.rule}\` ${word} \`${shorten(subject, 120)}\`.`,
+            ...(user.decision === "deny" ? { hint: "This command is refused by a rule of this sandbox; do it another way or ask the person." } : {}),
+            part: shorten(cmd.text),
+          }),
+        };
+      }
     }
-    let base: Verdict | null = null;
-    for (const row of LAYER3.slice(1)) {
+    let base: Pending | null = null;
+    for (const row of defaultRows) {
       const m = row.match(cmd, eff, env);
       if (!m) continue;
       const decision = presetDecision(policy, row.decision);
-      base = rowVerdict(row, m.detail, decision, cmd);
-      if (decision === "allow" && row.id !== "allowlist") {
-        base.rule = "permissive";
-        base.reason = `Runs under the permissive policy: ${base.reason}`;
-        delete base.hint;
-      }
+      base = fromRow(row, m.detail, decision, cmd, decision === "allow" && row.id !== "allowlist");
       break;
     }
     if (!soft) return base!;
@@ -153,12 +161,12 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
       return { decision: "allow", layer: 3, rule: "allowlist", reason: "Nothing runs: the command holds only comments." };
     }
     const env = makeEnv(script, workspace, home, policy);
-    let worst: Verdict | null = null;
+    let worst: Pending | null = null;
     for (const cmd of runnable) {
       const v = judgePart(cmd, env);
       if (!worst || RANK[v.decision] > RANK[worst.decision] || (RANK[v.decision] === RANK[worst.decision] && v.layer < worst.layer)) worst = v;
     }
-    return worst!;
+    return worst!.render();
   }
 
   return {

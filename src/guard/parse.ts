@@ -4,15 +4,19 @@
 // rules judge what will really run. Iterative, so that deep nesting cannot overflow the stack.
 
 import type { Node, Parser } from "web-tree-sitter";
+import { copyTree, type SyntaxNode } from "./tree.ts";
 import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, programName, programSource, SHELLS, unwrap } from "./commands.ts";
 import { resolvePath } from "./paths.ts";
+import { parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
 
 export interface AnalyzeOptions {
   cwd: string;
   home: string;
   /** How deep `bash -c` / `eval` strings are unpacked before giving up. */
   maxNestedDepth: number;
+  /** Parse plain commands without tree-sitter (default). Off only to compare the two paths in tests. */
+  fastPath?: boolean;
 }
 
 interface Scope {
@@ -30,7 +34,17 @@ interface Ctx {
   background: boolean;
 }
 
-type Task = { node: Node; ctx: Ctx } | (() => void);
+type Task = { node: SyntaxNode; ctx: Ctx } | (() => void);
+
+/**
+ * tree-sitter hangs a trailing redirect on a whole list or pipeline (`cd B && find . >> f`); bash
+ * applies it to the last command only. The command that really receives it, or null.
+ */
+function redirectReceiver(body: SyntaxNode): SyntaxNode | null {
+  let n: SyntaxNode | undefined = body;
+  while (n && (n.type === "list" || n.type === "pipeline")) n = n.namedChildren.filter((c) => !SKIP.has(c.type)).at(-1);
+  return n?.type === "command" ? n : null;
+}
 
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
@@ -72,12 +86,15 @@ function decodeAnsiC(body: string): string {
 export class ScriptAnalyzer {
   private nextId = 0;
   private nextPipeline = 0;
+  /** Redirects tree-sitter put on a list or pipeline, by the command bash gives them to. */
+  private trailing = new Map<SyntaxNode, SyntaxNode[]>();
 
   constructor(private readonly parser: Parser) {}
 
   analyze(source: string, options: AnalyzeOptions): Script {
     this.nextId = 0;
     this.nextPipeline = 0;
+    this.trailing.clear();
     this.home = options.home;
     const script: Script = { commands: [], functions: [], problem: null, incomplete: null };
     const scope: Scope = { cwd: options.cwd, vars: new Map() };
@@ -92,6 +109,11 @@ export class ScriptAnalyzer {
       script.incomplete ??= `code is nested more than ${options.maxNestedDepth} levels deep (${where ?? "bash -c"})`;
       return;
     }
+    const plain = options.fastPath === false ? null : parsePlain(source);
+    if (plain) {
+      this.walkPlain(plain, ctx, script, options);
+      return;
+    }
     const tree = this.parser.parse(source);
     if (!tree) {
       script.incomplete ??= "the parser gave up on this input";
@@ -103,17 +125,17 @@ export class ScriptAnalyzer {
         script.problem ??= { ...describeSyntaxError(root, source), ...(where ? { where } : {}) };
         return;
       }
-      this.walk(root, ctx, script, options, source, where);
+      this.walk(copyTree(tree, source), ctx, script, options, source, where);
     } finally {
       tree.delete();
     }
   }
 
-  private walk(root: Node, rootCtx: Ctx, script: Script, options: AnalyzeOptions, source: string, where: string | undefined): void {
+  private walk(root: SyntaxNode, rootCtx: Ctx, script: Script, options: AnalyzeOptions, source: string, where: string | undefined): void {
     const stack: Task[] = [{ node: root, ctx: rootCtx }];
     // Pipelines whose stages were seen, to hand text from one stage to the shell in the next.
     const stages = new Map<number, Command[]>();
-    const pushChildren = (children: readonly Node[], ctx: Ctx) => {
+    const pushChildren = (children: readonly SyntaxNode[], ctx: Ctx) => {
       for (let i = children.length - 1; i >= 0; i--) {
         const c = children[i]!;
         if (!c.isNamed || SKIP.has(c.type)) continue;
@@ -131,33 +153,29 @@ export class ScriptAnalyzer {
       const { node, ctx } = task;
       switch (node.type) {
         case "command":
-          this.command(node, [], ctx, script, options, stack, stages, source, where);
+          this.command(node, this.trailing.get(node) ?? [], ctx, script, options, stack, stages, source, where);
           break;
         case "redirected_statement": {
           const children = node.children;
           const body = children.find((c) => c.isNamed && !REDIRECTS.has(c.type));
           const redirects = children.filter((c) => REDIRECTS.has(c.type));
-          if (body?.type === "command") {
-            this.command(body, redirects, ctx, script, options, stack, stages, source, where);
+          const receiver = body ? redirectReceiver(body) : null;
+          if (body && receiver) {
+            this.trailing.set(receiver, redirects);
+            stack.push({ node: body, ctx });
           } else {
             // `{ …; } > file`, `while …; done < f`: the redirects still write.
-            const bare = this.makeCommand(node, [], [], ctx, script);
-            const words: Node[] = [];
+            const bare = this.makeCommand(node.text, [], [], ctx, script);
+            const words: SyntaxNode[] = [];
             for (const r of redirects) this.redirect(r, bare, ctx, words, script, source, where);
             this.pushWords(words, bare, ctx, stack);
             if (body) stack.push({ node: body, ctx });
           }
           break;
         }
-        case "pipeline": {
-          const parts = node.children.filter((c) => c.isNamed && !SKIP.has(c.type));
-          const id = this.nextPipeline++;
-          for (let i = parts.length - 1; i >= 0; i--) {
-            const pipeline = { id, index: i, size: parts.length };
-            stack.push({ node: parts[i]!, ctx: { ...ctx, scope: fork(ctx.scope), pipeline } });
-          }
+        case "pipeline":
+          this.pipeline(node, ctx, stack);
           break;
-        }
         case "subshell":
           pushChildren(node.children, { ...ctx, scope: fork(ctx.scope) });
           break;
@@ -177,16 +195,16 @@ export class ScriptAnalyzer {
         case "variable_assignment":
         case "variable_assignments": {
           const assigns = node.type === "variable_assignment" ? [node] : node.namedChildren.filter((c) => c.type === "variable_assignment");
-          const fact = this.makeCommand(node, [], [], ctx, script);
-          const words: Node[] = [];
+          const fact = this.makeCommand(node.text, [], [], ctx, script);
+          const words: SyntaxNode[] = [];
           for (const a of assigns) this.assignment(a, fact, ctx, words, true);
           this.pushWords(words, fact, ctx, stack);
           break;
         }
         case "declaration_command":
         case "unset_command": {
-          const fact = this.makeCommand(node, [], [], ctx, script);
-          const words: Node[] = [];
+          const fact = this.makeCommand(node.text, [], [], ctx, script);
+          const words: SyntaxNode[] = [];
           for (const c of node.children) {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
             else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true);
@@ -213,10 +231,37 @@ export class ScriptAnalyzer {
     }
   }
 
-  private makeCommand(node: Node, argv: Word[], redirects: Redirect[], ctx: Ctx, script: Script): Command {
+  private pipeline(node: SyntaxNode, ctx: Ctx, stack: Task[]): void {
+    const parts = node.children.filter((c) => c.isNamed && !SKIP.has(c.type));
+    const id = this.nextPipeline++;
+    for (let i = parts.length - 1; i >= 0; i--) {
+      const pipeline = { id, index: i, size: parts.length };
+      stack.push({ node: parts[i]!, ctx: { ...ctx, scope: fork(ctx.scope), pipeline } });
+    }
+  }
+
+  private walkPlain(statements: PlainStatement[], ctx: Ctx, script: Script, options: AnalyzeOptions): void {
+    const stages = new Map<number, Command[]>();
+    for (const st of statements) {
+      const size = st.commands.length;
+      const id = size > 1 ? this.nextPipeline++ : -1;
+      st.commands.forEach((pc, index) => {
+        const c: Ctx = size > 1 ? { ...ctx, scope: fork(ctx.scope), pipeline: { id, index, size }, background: st.background } : { ...ctx, background: st.background };
+        const argv = pc.words.map((w) => this.plainWord(w));
+        const redirects: Redirect[] = pc.redirects.map((r) => ({ op: r.op, fd: r.fd, target: this.plainWord(r.target) }));
+        this.finish(this.makeCommand(pc.text, argv, redirects, c, script), c, script, options, stages);
+      });
+    }
+  }
+
+  private plainWord(w: PlainWord): Word {
+    return { raw: w.raw, value: w.tilde ? this.home + w.value.slice(1) : w.value, dynamic: false, glob: w.glob };
+  }
+
+  private makeCommand(text: string, argv: Word[], redirects: Redirect[], ctx: Ctx, script: Script): Command {
     const fact: Command = {
       id: this.nextId++,
-      text: node.text,
+      text,
       argv,
       assignments: [],
       redirects,
@@ -232,7 +277,7 @@ export class ScriptAnalyzer {
     return fact;
   }
 
-  private assignment(node: Node, fact: Command, ctx: Ctx, words: Node[], persistent: boolean): void {
+  private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean): void {
     const name = node.childForFieldName("name")?.text ?? "";
     const valueNode = node.childForFieldName("value");
     const value = valueNode ? this.word(valueNode, ctx.scope) : literalWord("");
@@ -244,7 +289,7 @@ export class ScriptAnalyzer {
   }
 
   /** Substitutions inside a command's words run as commands of their own, owned by it. */
-  private pushWords(words: Node[], owner: Command, ctx: Ctx, stack: Task[]): void {
+  private pushWords(words: SyntaxNode[], owner: Command, ctx: Ctx, stack: Task[]): void {
     const sub: Ctx = { ...ctx, scope: fork(ctx.scope), owner, pipeline: null, background: false };
     for (let i = words.length - 1; i >= 0; i--) {
       const w = words[i]!;
@@ -253,8 +298,8 @@ export class ScriptAnalyzer {
   }
 
   private command(
-    node: Node,
-    outerRedirects: readonly Node[],
+    node: SyntaxNode,
+    outerRedirects: readonly SyntaxNode[],
     ctx: Ctx,
     script: Script,
     options: AnalyzeOptions,
@@ -263,10 +308,10 @@ export class ScriptAnalyzer {
     source: string,
     where: string | undefined,
   ): void {
-    const fact = this.makeCommand(node, [], [], ctx, script);
-    if (outerRedirects.length) fact.text = node.parent?.text ?? fact.text;
-    const words: Node[] = [];
-    const later: Node[] = [];
+    const fact = this.makeCommand(node.text, [], [], ctx, script);
+    if (outerRedirects.length) fact.text = source.slice(node.startIndex, outerRedirects[outerRedirects.length - 1]!.endIndex);
+    const words: SyntaxNode[] = [];
+    const later: SyntaxNode[] = [];
     let lastEnd = -1;
     for (const c of node.children) {
       if (!c.isNamed || SKIP.has(c.type)) continue;
@@ -299,7 +344,11 @@ export class ScriptAnalyzer {
       } else stack.push({ node: n, ctx });
     }
     this.pushWords(words, fact, ctx, stack);
+    this.finish(fact, ctx, script, options, stages);
+  }
 
+  /** What follows from a command, however it was parsed: state it changes, and code it runs. */
+  private finish(fact: Command, ctx: Ctx, script: Script, options: AnalyzeOptions, stages: Map<number, Command[]>): void {
     if (fact.pipeline) {
       const seen = stages.get(fact.pipeline.id) ?? [];
       seen[fact.pipeline.index] = fact;
@@ -339,8 +388,7 @@ export class ScriptAnalyzer {
           // `{}` is each path found: the root itself only when no test narrows what is found.
           const found = exec.filtered ? `${root.value.replace(/\/+$/, "")}/${DYN}` : root.value;
           const argv = exec.argv.map((w) => (w.value.includes("{}") ? { ...w, value: w.value.split("{}").join(found), dynamic: w.dynamic || found.includes(DYN) } : w));
-          const child = this.makeCommand(node, argv, [], { ...ctx, via: "find -exec", pipeline: null }, script);
-          child.text = argv.map((w) => w.raw).join(" ");
+          const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: "find -exec", pipeline: null }, script);
           this.derived(child, nested, script, options);
         }
       }
@@ -377,14 +425,14 @@ export class ScriptAnalyzer {
     return null;
   }
 
-  private redirect(node: Node, fact: Command, ctx: Ctx, words: Node[], script: Script, source: string, where: string | undefined, later?: Node[]): void {
+  private redirect(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], script: Script, source: string, where: string | undefined, later?: SyntaxNode[]): void {
     let op = "";
     let fd: number | null = null;
     let target: Word | null = null;
     let body: Redirect["body"];
-    let delimiter: Node | null = null;
-    let end: Node | null = null;
-    let bodyNode: Node | null = null;
+    let delimiter: SyntaxNode | null = null;
+    let end: SyntaxNode | null = null;
+    let bodyNode: SyntaxNode | null = null;
     for (const c of node.children) {
       if (!c.isNamed) {
         if (!op) op = c.type;
@@ -392,7 +440,9 @@ export class ScriptAnalyzer {
       }
       switch (c.type) {
         case "file_descriptor":
-          fd = Number(c.text);
+          // Only digits make a descriptor; tree-sitter also takes `-200` in `head -200>f`, which bash reads as a word.
+          if (/^\d+$/.test(c.text)) fd = Number(c.text);
+          else fact.argv.push(literalWord(c.text));
           break;
         case "heredoc_start":
           delimiter = c;
@@ -438,7 +488,7 @@ export class ScriptAnalyzer {
   }
 
   /** tree-sitter accepts ` EOF` and `EOF ` as the end of a heredoc; bash does not, and then waits forever. */
-  private checkHeredocEnd(op: string, start: Node | null, end: Node | null, source: string, script: Script, where: string | undefined): void {
+  private checkHeredocEnd(op: string, start: SyntaxNode | null, end: SyntaxNode | null, source: string, script: Script, where: string | undefined): void {
     if (!start || script.problem) return;
     const delimiter = start.text.replace(/['"\\]/g, "");
     const at = start.startPosition;
@@ -464,7 +514,7 @@ export class ScriptAnalyzer {
   }
 
   /** The static value of a word node: quotes and escapes removed, known variables substituted. */
-  word(node: Node, scope: Scope): Word {
+  word(node: SyntaxNode, scope: Scope): Word {
     let dynamic = false;
     let glob = false;
     const lookup = (name: string): string => {
@@ -477,7 +527,7 @@ export class ScriptAnalyzer {
       }
       return v;
     };
-    const visit = (n: Node, quoted: boolean): string => {
+    const visit = (n: SyntaxNode, quoted: boolean): string => {
       switch (n.type) {
         case "word":
         case "number": {
@@ -502,7 +552,10 @@ export class ScriptAnalyzer {
           for (const c of n.children) {
             if (c.startIndex > pos) out += unescape(text.slice(pos - base, c.startIndex - base), inner || quoted);
             if (c.isNamed) out += visit(c, inner || quoted);
-            else if (c.type !== '"' && c.type !== '$"' && n.type !== "heredoc_body") out += c.type;
+            else if (c.type === '"' && c.endIndex - c.startIndex > 1) {
+              // tree-sitter folds whitespace before a closing quote into the quote token (`" "`).
+              out += unescape(c.text.slice(0, -1), true);
+            } else if (c.type !== '"' && c.type !== '$"' && n.type !== "heredoc_body") out += c.type;
             pos = c.endIndex;
           }
           if (n.endIndex > pos) out += unescape(text.slice(pos - base), inner || quoted);

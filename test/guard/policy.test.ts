@@ -121,6 +121,9 @@ describe("the working directory", () => {
     // A cd inside ( … ) does not leak: `.` is still the workspace root.
     expect(g.check("(cd /tmp); rm -rf .").rule).toBe("recursive-delete-root");
     expect(g.check("cd /tmp; rm -rf .").rule).toBe("deletion");
+    // tree-sitter hangs `>> ../x` on the whole list; bash gives it to find, after the cd.
+    expect(g.check("mkdir -p B && cd B && find . >> ../tmp.txt").decision).toBe("allow");
+    expect(g.check("cd /tmp && ls > ../etc/x").rule).toBe("write-outside-workspace");
   });
 
   it("honours a workspace option", async () => {

@@ -4,7 +4,6 @@
 import type { Command, Word } from "../facts.ts";
 import { DYN } from "../facts.ts";
 import { FETCHERS, FIND_FILTER, isDecoder, isInterpreter, parseArgs, programName, programSource, type Effective } from "../commands.ts";
-import { fileOperands } from "../commands.ts";
 import { redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 function rootTarget(word: Word, cmd: Command, env: RuleEnv): string | null {
@@ -106,10 +105,10 @@ export const LAYER1: RuleRow[] = [
         }
         return null;
       }
-      if (eff.name === "find" && fileOperands(eff).deletes) {
+      if (eff.name === "find" && env.files(cmd).deletes) {
         // `find . -name '*.o' -delete` deletes what matches; `find / -delete` or an unfiltered find deletes everything.
         const filtered = eff.argv.some((w) => FIND_FILTER.test(w.value));
-        for (const t of fileOperands(eff).writes) {
+        for (const t of env.files(cmd).writes) {
           const root = rootTarget(t, cmd, env);
           if (root && (root.startsWith("/") || !filtered)) return { detail: `${root} (find … -delete)` };
         }
@@ -143,8 +142,8 @@ export const LAYER1: RuleRow[] = [
     hint: "Write to a file in the workspace instead.",
     examples: ["dd if=/dev/zero of=/dev/sda", "dd of=/dev/nvme0n1 if=x.img", "echo x > /dev/sda", "cat img > /dev/hda1", "cp disk.img /dev/sdb", "echo 1 | tee /dev/mem", "dd if=x of=/dev/disk0"],
     nearMisses: ["dd if=/dev/zero of=./blank.img bs=1M count=1", "echo x > /dev/null", "cat /dev/urandom | head -c 10", "dd if=/dev/sda of=/dev/null count=1", "ls /dev/sda"],
-    match(cmd, eff) {
-      const targets = [...redirectWrites(cmd), ...fileOperands(eff).writes];
+    match(cmd, eff, env) {
+      const targets = [...redirectWrites(cmd), ...env.files(cmd).writes];
       for (const t of targets) {
         if (t.dynamic) continue;
         if (DEVICE.test(t.value)) return { detail: t.value };

@@ -3,14 +3,14 @@
 // for what they are.
 
 import type { Command } from "../facts.ts";
-import { fileOperands, parseArgs } from "../commands.ts";
+import { parseArgs } from "../commands.ts";
 import { isInside } from "../paths.ts";
-import { redirectReads, redirectWrites, resolveWord, writable, type RuleRow } from "./row.ts";
+import { redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 const READABLE_DEVICES = /^\/dev\/(?:null|zero|stdin|tty|random|urandom|fd\/\d+)$|^\/proc\/self\//;
 
-function writes(cmd: Command, eff: Parameters<RuleRow["match"]>[1]) {
-  return [...redirectWrites(cmd), ...fileOperands(eff).writes];
+function writes(cmd: Command, env: RuleEnv) {
+  return [...redirectWrites(cmd), ...env.files(cmd).writes];
 }
 
 export const LAYER2: RuleRow[] = [
@@ -29,7 +29,7 @@ export const LAYER2: RuleRow[] = [
     ],
     nearMisses: ["echo x > out.txt", "echo x > /tmp/log", "ls > /dev/null 2>&1", "cp /etc/hosts ./hosts", "cd /tmp && rm x", "mkdir -p src/lib", "tee /tmp/x < y", "echo hi >&2", "echo x > /dev/stderr", "tar -xf a.tar"],
     match(cmd, eff, env) {
-      for (const t of writes(cmd, eff)) {
+      for (const t of writes(cmd, env)) {
         const r = resolveWord(t, cmd.cwd);
         if (r.kind === "path") {
           if (!writable(r.path, env)) return { detail: r.path };
@@ -50,7 +50,7 @@ export const LAYER2: RuleRow[] = [
     examples: ['echo x > "$OUT"', "cp a $DEST", "touch $(date +%s).txt"],
     nearMisses: ['echo x > "$HOME/out"', "echo x > /tmp/$NAME", 'echo "$X" > out'],
     match(cmd, eff, env) {
-      for (const t of writes(cmd, eff)) {
+      for (const t of writes(cmd, env)) {
         const r = resolveWord(t, cmd.cwd);
         if (r.kind === "unknown" && !(r.prefix !== null && r.prefix !== "/" && writable(r.prefix, env))) return { detail: t.raw };
       }
@@ -88,7 +88,7 @@ export const LAYER2: RuleRow[] = [
     nearMisses: ["cat README.md", "grep -r x src", "cat /tmp/log", "ls"],
     match(cmd, eff, env) {
       if (env.policy !== "strict") return null;
-      for (const t of [...redirectReads(cmd), ...fileOperands(eff).reads]) {
+      for (const t of [...redirectReads(cmd), ...env.files(cmd).reads]) {
         const r = resolveWord(t, cmd.cwd);
         const path = r.kind === "path" ? r.path : r.prefix;
         if (path === null || READABLE_DEVICES.test(path)) continue;

@@ -4,7 +4,7 @@
 
 import type { Command, Script, Word } from "../facts.ts";
 import { DYN } from "../facts.ts";
-import { unwrap, type Effective } from "../commands.ts";
+import { fileOperands, unwrap, type Effective, type FileOperands } from "../commands.ts";
 import { globBase, isInside, resolvePath } from "../paths.ts";
 import type { Decision, Layer, Policy } from "../types.ts";
 
@@ -15,6 +15,8 @@ export interface RuleEnv {
   script: Script;
   /** Effective command (wrappers peeled) of each command, by id. */
   effective(cmd: Command): Effective;
+  /** What the effective command writes, reads and deletes (memoized). */
+  files(cmd: Command): FileOperands;
   /** Commands running inside $(…)/<(…) of `cmd`, at any depth. */
   owned(cmd: Command): Command[];
   /** Earlier stages of the pipeline `cmd` is in. */
@@ -100,14 +102,20 @@ export function redirectReads(cmd: Command): Word[] {
 /** For the tests and the README: build an env from a script (the guard does the same). */
 export function makeEnv(script: Script, workspace: string, home: string, policy: Policy): RuleEnv {
   const eff = new Map<number, Effective>();
-  const ownedBy = new Map<number, Command[]>();
-  for (const c of script.commands) {
-    for (let o = c.owner; o; o = o.owner) {
-      const list = ownedBy.get(o.id);
-      if (list) list.push(c);
-      else ownedBy.set(o.id, [c]);
+  const files = new Map<number, FileOperands>();
+  let ownedBy: Map<number, Command[]> | null = null;
+  const owners = () => {
+    if (ownedBy) return ownedBy;
+    ownedBy = new Map();
+    for (const c of script.commands) {
+      for (let o = c.owner; o; o = o.owner) {
+        const list = ownedBy.get(o.id);
+        if (list) list.push(c);
+        else ownedBy.set(o.id, [c]);
+      }
     }
-  }
+    return ownedBy;
+  };
   return {
     workspace,
     home,
@@ -118,7 +126,12 @@ export function makeEnv(script: Script, workspace: string, home: string, policy:
       if (!e) eff.set(cmd.id, (e = unwrap(cmd.argv)));
       return e;
     },
-    owned: (cmd) => ownedBy.get(cmd.id) ?? [],
+    files(cmd) {
+      let f = files.get(cmd.id);
+      if (!f) files.set(cmd.id, (f = fileOperands(this.effective(cmd))));
+      return f;
+    },
+    owned: (cmd) => owners().get(cmd.id) ?? [],
     upstream: (cmd) =>
       cmd.pipeline
         ? script.commands.filter((c) => c.pipeline?.id === cmd.pipeline!.id && c.pipeline.index < cmd.pipeline!.index)

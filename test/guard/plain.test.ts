@@ -1,0 +1,93 @@
+// The plain-command fast path must give exactly the facts tree-sitter gives, wherever it accepts a
+// command at all; and it must hand everything else (syntax errors included) to tree-sitter.
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Script } from "../../src/guard/facts.ts";
+import { createAnalyzer } from "../../src/guard/language.ts";
+import type { ScriptAnalyzer } from "../../src/guard/parse.ts";
+import { parsePlain } from "../../src/guard/plain.ts";
+import { RULES } from "../../src/guard/index.ts";
+
+const CORPUS = fileURLToPath(new URL("../../../shared/corpora/nl2bash/all.cm", import.meta.url));
+let analyzer: ScriptAnalyzer;
+beforeAll(async () => {
+  analyzer = await createAnalyzer();
+});
+
+function facts(script: Script) {
+  return {
+    problem: script.problem !== null,
+    commands: script.commands.map((c) => ({
+      argv: c.argv.map((w) => [w.raw, w.value, w.dynamic, w.glob]),
+      redirects: c.redirects.map((r) => [r.op, r.fd, r.target?.value ?? null, r.body?.text ?? null]),
+      pipeline: c.pipeline ? [c.pipeline.index, c.pipeline.size] : null,
+      background: c.background,
+      cwd: c.cwd,
+      via: c.via,
+      depth: c.depth,
+    })),
+  };
+}
+
+function both(command: string) {
+  const options = { cwd: "/home/project", home: "/home/project", maxNestedDepth: 8 };
+  return { fast: facts(analyzer.analyze(command, options)), tree: facts(analyzer.analyze(command, { ...options, fastPath: false })) };
+}
+
+describe("plain-command fast path", () => {
+  it.each([
+    "ls -la",
+    "npm test 2>&1 | tail -5",
+    "cd src && ls; pwd",
+    "echo 'a b' \"c d\" e'f'",
+    "cat a > out 2> err < in",
+    "make >> log 2>&1 &",
+    "rm -rf ~/x ~",
+    "ls *.ts [ab]?.js",
+    "cmd &> /dev/null",
+    "echo hi >&2",
+    "test -f x && echo yes",
+    "sort -o out x | uniq -c",
+    "echo héllo 😀",
+    "bash -c 'rm -rf /'",
+    "echo 2>x a2>y",
+  ])("gives tree-sitter's facts for %j", (command) => {
+    expect(parsePlain(command)).not.toBeNull();
+    const { fast, tree } = both(command);
+    expect(fast).toEqual(tree);
+  });
+
+  it.each([
+    "echo $HOME", "echo `id`", "echo \\x", "f() { ls; }", "ls # c", "a=1 ls", "x=1", "if true; then ls; fi", "ls &&", "ls |", "| ls",
+    "ls ;;", "echo 'oops", "cat <<EOF\nx\nEOF", "cat <(ls)", "ls\nls", "echo {a,b}", "! ls", "[[ -f x ]]", "ls |& cat", "~user/x", "(ls)",
+  ])("hands %j to tree-sitter", (command) => {
+    expect(parsePlain(command)).toBeNull();
+  });
+
+  it("agrees with tree-sitter on every rule example and near miss it accepts", () => {
+    let accepted = 0;
+    for (const row of RULES) {
+      for (const command of [...row.examples, ...row.nearMisses]) {
+        if (!parsePlain(command)) continue;
+        accepted++;
+        const { fast, tree } = both(command);
+        expect({ command, ...fast }).toEqual({ command, ...tree });
+      }
+    }
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it.skipIf(!existsSync(CORPUS))("agrees with tree-sitter on every NL2Bash command it accepts", () => {
+    const lines = readFileSync(CORPUS, "utf8").split("\n").filter((l) => l.trim() !== "");
+    let accepted = 0;
+    for (const command of lines) {
+      if (!parsePlain(command)) continue;
+      accepted++;
+      const { fast, tree } = both(command);
+      expect({ command, ...fast }).toEqual({ command, ...tree });
+    }
+    console.log(`fast path took ${accepted} of ${lines.length} NL2Bash commands`);
+    expect(accepted).toBeGreaterThan(lines.length / 3);
+  });
+});
