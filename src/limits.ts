@@ -28,6 +28,13 @@ export const SHELL = {
   maxOutputChars: 30_000,
   /** Where spilled output goes: `${spillDir}/out-K.log`. */
   spillDir: "/tmp/sandshell",
+  /** Size of the agent's terminal: wide, so that long lines are not wrapped. */
+  agentCols: 250,
+  agentRows: 50,
+  /** A fresh shell must show its first prompt within this long. */
+  startupTimeoutMs: 15_000,
+  /** Commands longer than this are written to a file and sourced: a line editor reads typed input slowly. */
+  largeCommandChars: 64 * 1024,
   /** Background jobs one sandbox may run at once. */
   maxJobs: 16,
   /** Lines of output a cursor-up can still edit (the agent terminal's rows); older lines are final. */

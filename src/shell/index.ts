@@ -1,0 +1,19 @@
+// The shell layer: one persistent shell per sandbox (session.ts) on any runtime, plus background jobs (jobs.ts).
+export {
+  createShellSession,
+  looksLikePrompt,
+  parseExportP,
+  stripEcho,
+  type InputOptions,
+  type RunOptions,
+  type SessionStats,
+  type ShellResult,
+  type ShellSession,
+  type ShellSessionOptions,
+  type ShellState,
+  type ShellStatus,
+} from "./session.ts";
+export { JobError, JobManager, type JobErrorCode, type JobInfo, type JobOutput, type JobStatus } from "./jobs.ts";
+export { keyToBytes, KEY_NAMES } from "./keys.ts";
+export { formatMarker, MarkerScanner, parseMarker, type Marker, type ScanEvent } from "./markers.ts";
+export { cleanTerminalOutput, OutputCollector, TerminalTextCleaner } from "./output.ts";

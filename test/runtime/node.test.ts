@@ -1,0 +1,219 @@
+// The node runtime against the Runtime contract (src/runtime/types.ts): real bash on node-pty, real files.
+
+import { existsSync, readFileSync } from "node:fs";
+import * as fsp from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
+import { type Marker, MarkerScanner } from "../../src/shell/markers.ts";
+
+/** Alive and not a zombie (a killed orphan waits for the machine's init to reap it). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Collects a process's output and markers; resolves `until` when a predicate holds. */
+function watch(proc: TerminalProcess) {
+  const scanner = new MarkerScanner();
+  let text = "";
+  let raw = "";
+  const markers: Marker[] = [];
+  const waiting = new Set<{ test: () => boolean; resolve: () => void }>();
+  proc.onData((chunk) => {
+    raw += chunk;
+    for (const ev of scanner.push(chunk)) {
+      if (ev.type === "text") text += ev.text;
+      else markers.push(ev.marker);
+    }
+    for (const w of [...waiting]) {
+      if (w.test()) {
+        waiting.delete(w);
+        w.resolve();
+      }
+    }
+  });
+  return {
+    get text() {
+      return text;
+    },
+    get raw() {
+      return raw;
+    },
+    markers,
+    until(test: () => boolean, ms = 5_000): Promise<void> {
+      if (test()) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out; output so far: ${JSON.stringify(raw.slice(-500))}`)), ms);
+        waiting.add({ test, resolve: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+    prompts(): number {
+      return markers.filter((m) => m.kind === "prompt").length;
+    },
+  };
+}
+
+describe("node runtime", () => {
+  let runtime: Runtime;
+
+  beforeAll(async () => {
+    runtime = await createNodeRuntime();
+  });
+
+  afterAll(async () => {
+    await runtime.dispose();
+  });
+
+  it("owns a fresh temporary workspace and describes itself", async () => {
+    expect(runtime.kind).toBe("node");
+    expect(runtime.workspace.startsWith(tmpdir())).toBe(true);
+    expect((await runtime.fs.stat(runtime.workspace))?.type).toBe("dir");
+    expect(runtime.markerNonce).toMatch(/^[0-9a-f-]{36}$/);
+    expect(runtime.capabilities.programs.bash).toBe(true);
+    expect(runtime.capabilities.heredocs && runtime.capabilities.pipes && runtime.capabilities.exportVars).toBe(true);
+  });
+
+  it("the shell prints nonce-tagged markers: envfile, interactive, then exit/cwd/prompt; start before a command", async () => {
+    const nonce = runtime.markerNonce!;
+    const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
+    const w = watch(proc);
+    await w.until(() => w.prompts() === 1);
+    const kinds = w.markers.map((m) => (m.kind === "other" ? m.payload.split("=")[0] : m.kind));
+    expect(kinds).toEqual(["envfile", "interactive", "exit", "cwd", "prompt"]);
+    expect(w.markers).toContainEqual({ kind: "exit", tag: nonce, code: 0 });
+    expect(w.markers).toContainEqual({ kind: "cwd", tag: nonce, path: runtime.workspace });
+    proc.write("(exit 7)\r");
+    await w.until(() => w.prompts() === 2);
+    expect(w.markers).toContainEqual({ kind: "other", payload: `start=${nonce}` });
+    expect(w.markers).toContainEqual({ kind: "exit", tag: nonce, code: 7 });
+    proc.kill();
+    expect(typeof (await proc.exited)).toBe("number");
+  });
+
+  it("spawnShell honours cwd and env (a respawn restores them)", async () => {
+    const dir = join(runtime.workspace, "respawn-here");
+    await runtime.fs.mkdir(dir);
+    const proc = await runtime.spawnShell({ cols: 120, rows: 40, cwd: dir, env: { RESTORED_VAR: "it's back" } });
+    const w = watch(proc);
+    await w.until(() => w.prompts() === 1);
+    proc.write('echo "[$PWD][$RESTORED_VAR][$HOME]"\r');
+    await w.until(() => w.text.includes(`[${dir}][it's back][${runtime.workspace}]`));
+    proc.kill();
+    await proc.exited;
+  });
+
+  it("never splits a UTF-8 character across chunks", async () => {
+    const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
+    const w = watch(proc);
+    await w.until(() => w.prompts() === 1);
+    proc.write("for i in $(seq 1 3000); do printf '€😀é'; done; echo; echo done-utf8\r");
+    await w.until(() => w.prompts() === 2, 10_000);
+    expect(w.raw).not.toContain("\uFFFD");
+    expect(w.text).toContain("€😀é".repeat(3000));
+    proc.kill();
+    await proc.exited;
+  });
+
+  it("writes `export -p` to the envfile before every prompt", async () => {
+    const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
+    const w = watch(proc);
+    await w.until(() => w.prompts() === 1);
+    const envfile = w.markers.find((m) => m.kind === "other" && m.payload.startsWith("envfile="));
+    const path = (envfile as { payload: string }).payload.split(":").slice(1).join(":");
+    proc.write("export FRESHLY_EXPORTED=42\r");
+    await w.until(() => w.prompts() === 2);
+    const text = new TextDecoder().decode(await runtime.fs.readFile(path));
+    expect(text).toContain('declare -x FRESHLY_EXPORTED="42"');
+    expect(path.startsWith(runtime.workspace)).toBe(false);
+    proc.kill();
+    await proc.exited;
+  });
+
+  it("a job runs in its own shell and delivers all of its output before it exits", async () => {
+    for (let round = 0; round < 3; round++) {
+      const job = await runtime.spawnJob("seq 1 100000; exit 5", { cwd: runtime.workspace });
+      let out = "";
+      job.onData((c) => {
+        out += c;
+      });
+      expect(await job.exited).toBe(5);
+      expect(out.length).toBe(688_895); // 588,895 characters, every \n sent as \r\n
+      expect(out.endsWith("99999\r\n100000\r\n")).toBe(true);
+    }
+  });
+
+  it("killing a job kills its children too", async () => {
+    const job = await runtime.spawnJob("sleep 100 & echo child=$!; wait", { cwd: runtime.workspace, env: { X: "1" } });
+    let out = "";
+    job.onData((c) => {
+      out += c;
+    });
+    const started = Date.now();
+    while (!/child=\d+/.test(out) && Date.now() - started < 5_000) await new Promise((r) => setTimeout(r, 20));
+    const child = Number(/child=(\d+)/.exec(out)![1]);
+    expect(running(child)).toBe(true);
+    job.kill();
+    await job.exited;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(running(child)).toBe(false);
+  });
+
+  it("fs: real files with errno codes", async () => {
+    const fs = runtime.fs;
+    const base = join(runtime.workspace, "fs-test");
+    await fs.mkdir(join(base, "a/b"), { recursive: true });
+    await fs.writeFile(join(base, "a/file.txt"), "hello");
+    await fs.appendFile(join(base, "a/file.txt"), " world");
+    await fs.appendFile(join(base, "a/new.log"), "created");
+    expect(new TextDecoder().decode(await fs.readFile(join(base, "a/file.txt")))).toBe("hello world");
+    expect(new TextDecoder().decode(await fs.readFile(join(base, "a/new.log")))).toBe("created");
+    await fsp.symlink(join(base, "a/file.txt"), join(base, "a/link"));
+    const entries = (await fs.readdir(join(base, "a"))).sort((x, y) => x.name.localeCompare(y.name));
+    expect(entries).toEqual([
+      { name: "b", type: "dir", size: 0 },
+      { name: "file.txt", type: "file", size: 11 },
+      { name: "link", type: "symlink", size: 0 },
+      { name: "new.log", type: "file", size: 7 },
+    ]);
+    expect(await fs.stat(join(base, "a/link"))).toEqual({ type: "symlink", size: 0 });
+    expect(await fs.stat(join(base, "missing"))).toBeNull();
+    expect(await fs.realpath(join(base, "a/link"))).toBe(join(base, "a/file.txt"));
+    await expect(fs.realpath(join(base, "missing"))).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(fs.readFile(join(base, "missing"))).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(fs.mkdir(join(base, "a"))).rejects.toMatchObject({ code: "EEXIST" });
+    await expect(fs.readdir(join(base, "a/file.txt"))).rejects.toMatchObject({ code: "ENOTDIR" });
+    await expect(fs.appendFile(join(base, "no/such/dir.log"), "x")).rejects.toMatchObject({ code: "ENOENT" });
+    await fs.rename(join(base, "a/file.txt"), join(base, "a/moved.txt"));
+    expect(await fs.stat(join(base, "a/moved.txt"))).toEqual({ type: "file", size: 11 });
+    await expect(fs.rm(join(base, "a"))).rejects.toHaveProperty("code");
+    await fs.rm(join(base, "a"), { recursive: true });
+    await fs.rm(join(base, "a"), { force: true });
+    expect(await fs.stat(join(base, "a"))).toBeNull();
+  });
+
+  it("dispose kills its processes and removes the workspace it created, but keeps a given one", async () => {
+    const own = await createNodeRuntime();
+    const proc = await own.spawnShell({ cols: 80, rows: 24 });
+    const workspace = own.workspace;
+    await own.dispose();
+    expect(await Promise.race([proc.exited.then(() => "exited"), new Promise((r) => setTimeout(() => r("alive"), 2_000))])).toBe(
+      "exited",
+    );
+    expect(existsSync(workspace)).toBe(false);
+    await expect(own.spawnShell({ cols: 80, rows: 24 })).rejects.toThrow(/disposed/);
+
+    const given = await fsp.mkdtemp(join(tmpdir(), "sandshell-given-"));
+    const other = await createNodeRuntime({ workspace: given });
+    expect(other.workspace).toBe(given);
+    await other.dispose();
+    expect(existsSync(given)).toBe(true);
+    await fsp.rm(given, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,180 @@
+// The session engine on the node runtime (real bash on node-pty): the conformance suite, plus what only a real
+// machine can show (REPLs, killing a shell that ignores C-c, huge commands).
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHELL } from "../../src/limits.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import type { Runtime } from "../../src/runtime/types.ts";
+import { createShellSession, type ShellSession, type ShellSessionOptions } from "../../src/shell/session.ts";
+import { conformanceSuite } from "./conformance.ts";
+
+conformanceSuite("node", () => createNodeRuntime());
+
+describe("shell session on node only", () => {
+  let runtime: Runtime;
+  const sessions: ShellSession[] = [];
+  const spillDir = `${SHELL.spillDir}/node-test-${process.pid}`;
+
+  async function open(extra: ShellSessionOptions = {}): Promise<ShellSession> {
+    const s = await createShellSession(runtime, { spillDir, ...extra });
+    sessions.push(s);
+    return s;
+  }
+
+  beforeAll(async () => {
+    runtime = await createNodeRuntime();
+  });
+
+  afterAll(async () => {
+    for (const s of sessions) await s.close().catch(() => undefined);
+    await runtime.fs.rm(spillDir, { recursive: true, force: true }).catch(() => undefined);
+    await runtime.dispose();
+  });
+
+  it("the python3 REPL answers prompts through input and exits", async () => {
+      if (!runtime.capabilities.programs.python3) return;
+      const s = await open({ promptQuietMs: 300 });
+      const t0 = performance.now();
+      const start = await s.run("python3 -q");
+      expect(start.status).toBe("running");
+      expect(start.output.endsWith(">>> ")).toBe(true);
+      expect(performance.now() - t0).toBeLessThan(5_000);
+      const sum = await s.input("6 * 7");
+      expect(sum.status).toBe("running");
+      expect(sum.output).toContain("42\n");
+      expect(sum.output.endsWith(">>> ")).toBe(true);
+      const block = await s.input("for i in range(3):\n    print('row', i)\n\n");
+      expect(block.output).toContain("row 0\nrow 1\nrow 2\n");
+      const bye = await s.input("exit()");
+      expect(bye.status).toBe("completed");
+      expect(bye.exitCode).toBe(0);
+      expect((await s.run("echo back in bash")).output).toBe("back in bash\n");
+  });
+
+  it("bc, an interactive program without a prompt, answers after the soft timeout and quits", async () => {
+    if (!runtime.capabilities.programs.bc) return;
+    const s = await open();
+    const start = await s.run("bc -q", { softTimeoutSec: 0.5 });
+    expect(start.status).toBe("running");
+    const answer = await s.input("6 * 7", { softTimeoutSec: 0.5 });
+    expect(answer.status).toBe("running");
+    expect(answer.output).toMatch(/^6 \* 7\n42\n$/);
+    const quit = await s.input("quit");
+    expect(quit.status).toBe("completed");
+    expect(quit.exitCode).toBe(0);
+  });
+
+  it("a read loop keeps talking until told to stop", async () => {
+    const s = await open({ promptQuietMs: 200 });
+    const r = await s.run("while read -r -p '> ' line; do [ \"$line\" = quit ] && break; echo \"got:$line\"; done");
+    expect(r.status).toBe("running");
+    expect(r.output).toBe("> ");
+    const one = await s.input("first");
+    expect(one.output).toBe("first\ngot:first\n> ");
+    const done = await s.input("quit");
+    expect(done.status).toBe("completed");
+    expect(done.exitCode).toBe(0);
+  });
+
+  it(
+    "a command that ignores C-c is killed at the hard timeout; the fresh shell keeps cwd and exported variables",
+    async () => {
+      const s = await open({ interruptGraceMs: 500 });
+      await s.run("mkdir -p stuck/here && cd stuck/here && export SANDSHELL_KEPT='a b \"c\"' && NOT_EXPORTED=1");
+      const t0 = performance.now();
+      const r = await s.run("echo going; bash -c \"trap '' INT; sleep 60\"", { timeoutSec: 1 });
+      const took = performance.now() - t0;
+      expect(r.status).toBe("timeout");
+      expect(r.output).toContain("going");
+      expect(r.notice).toMatch(/did not stop/);
+      expect(r.notice).toMatch(/fresh shell/);
+      expect(r.cwd).toBe(`${runtime.workspace}/stuck/here`);
+      expect(took).toBeLessThan(6_000);
+      expect(s.stats.shellsStarted).toBe(2);
+      const after = await s.run('pwd; echo "$SANDSHELL_KEPT|${NOT_EXPORTED:-gone}"');
+      expect(after.output).toBe(`${runtime.workspace}/stuck/here\na b "c"|gone\n`);
+    },
+    20_000,
+  );
+
+  it("interrupt() escalates to a fresh shell when C-c is ignored", async () => {
+    const s = await open({ interruptGraceMs: 300 });
+    const r = await s.run("bash -c \"trap '' INT; sleep 60\"", { softTimeoutSec: 0.3 });
+    expect(r.status).toBe("running");
+    const stopped = await s.interrupt();
+    expect(stopped.status).toBe("interrupted");
+    expect(stopped.notice).toMatch(/fresh shell/);
+    expect((await s.run("echo ok")).output).toBe("ok\n");
+  });
+
+  it("a shell killed from outside is replaced at the next command", async () => {
+    const s = await open();
+    const pid = Number((await s.run("echo $$")).output.trim());
+    process.kill(pid, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const r = await s.run("echo revived");
+    expect(r.output).toBe("revived\n");
+    expect(r.notice).toMatch(/previous shell had ended/);
+  });
+
+  it("jobs inherit the shell's cwd and exported variables, and restart stops them", async () => {
+    const s = await open();
+    await s.run("mkdir -p jobs-env && cd jobs-env && export JOB_VAR=inherited");
+    const job = await s.startJob('echo "$PWD $JOB_VAR"; sleep 30');
+    const out = await s.jobOutput(job.id, { waitSec: 5 });
+    expect(out.output).toBe(`${runtime.workspace}/jobs-env inherited\n`);
+    const restarted = await s.restart();
+    expect(restarted.cwd).toBe(runtime.workspace);
+    expect(s.listJobs().find((j) => j.id === job.id)?.status).toBe("exited");
+    expect((await s.run("pwd; echo ${JOB_VAR:-unset}")).output).toBe(`${runtime.workspace}\nunset\n`);
+  });
+
+  it("a 300 KB heredoc arrives intact (saved to a file and sourced past the typing limit)", async () => {
+    const s = await open();
+    const body = Array.from({ length: 6000 }, (_, i) => `line ${i}\t$HOME \`x\` 'q' ${"z".repeat(30)}`).join("\n") + "\n";
+    const t0 = performance.now();
+    const r = await s.run(`cat > big.txt <<'EOF'\n${body}EOF\nwc -l < big.txt`);
+    expect(r.status).toBe("completed");
+    expect(r.output.trim()).toBe("6000");
+    expect(r.notice).toMatch(/cmd-\d+\.sh/);
+    expect(new TextDecoder().decode(await runtime.fs.readFile(`${s.cwd}/big.txt`))).toBe(body);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
+  it("a 40 KB heredoc is typed (bracketed paste) and arrives intact", async () => {
+    const s = await open();
+    const body = Array.from({ length: 800 }, (_, i) => `row ${i}\t'$x' "\\" \`y\``).join("\n") + "\n";
+    const r = await s.run(`cat > typed.txt <<'EOF'\n${body}EOF`);
+    expect(r.status).toBe("completed");
+    expect(r.notice).toBeUndefined();
+    expect(new TextDecoder().decode(await runtime.fs.readFile(`${s.cwd}/typed.txt`))).toBe(body);
+  });
+
+  it("a person's own command makes the agent wait, then the agent gets the shell back", async () => {
+    const s = await open();
+    const states: string[] = [];
+    s.onState((st) => states.push(`${st.state}:${st.by ?? ""}`));
+    s.writeFromPerson("sleep 0.6\r");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(s.busy).toBe(true);
+    const refused = await s.run("echo agent");
+    expect(refused.error).toMatch(/person/);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(states).toContain("running:person");
+    expect((await s.run("echo agent")).output).toBe("agent\n");
+  });
+
+  it("a half-typed line from the person is cleared before the agent's command", async () => {
+    const s = await open();
+    s.writeFromPerson("echo half-typed-by-person");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const r = await s.run("echo agent-only");
+    expect(r.output).toBe("agent-only\n");
+  });
+
+  it("the environment is the one agents expect", async () => {
+    const s = await open();
+    const r = await s.run('echo "$HOME|$PAGER|$GIT_PAGER|$TERM|$NO_COLOR|$GIT_TERMINAL_PROMPT|$npm_config_yes"; echo !!');
+    expect(r.output).toBe(`${runtime.workspace}|cat|cat|xterm-256color|1|0|true\n!!\n`);
+  });
+});
