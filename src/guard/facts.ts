@@ -1,3 +1,5 @@
+import type { Effective } from "./commands.ts";
+
 // What the parser hands the rules: every simple command anywhere in a script, with its words
 // already unquoted and unescaped. Rules never see tree-sitter nodes.
 
@@ -47,6 +49,8 @@ export interface Command {
   background: boolean;
   /** 0 for the checked script, +1 for each `bash -c` / `eval` string unpacked. */
   depth: number;
+  /** The command with wrappers peeled off, once the parser has worked it out. */
+  effective?: Effective;
 }
 
 export interface FunctionDef {

@@ -29,6 +29,12 @@ export const RULES = [...LAYER0, ...LAYER1, ...LAYER2, ...LAYER3] as const;
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** No unpaired surrogates (String.prototype.isWellFormed where the engine has it). */
+function isWellFormed(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return native ? native.call(s) : !LONE_SURROGATE.test(s);
+}
+
 function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }
@@ -137,7 +143,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     }
     if (command.length > GUARD.maxCommandChars) return layer0("invalid-input", { detail: `${command.length} characters, more than the ${GUARD.maxCommandChars} a command may have` });
     if (command.includes("\u0000")) return layer0("invalid-input", { detail: "it contains a NUL byte, which no shell command can carry" });
-    if (LONE_SURROGATE.test(command)) return layer0("invalid-input", { detail: "it contains an unpaired UTF-16 surrogate, which is not valid text" });
+    if (!isWellFormed(command)) return layer0("invalid-input", { detail: "it contains an unpaired UTF-16 surrogate, which is not valid text" });
     if (command.trim() === "") return layer0("empty-command");
     const kind = looksLikePythonLiteralArgument(command);
     if (kind) {

@@ -245,12 +245,15 @@ export class ScriptAnalyzer {
     for (const st of statements) {
       const size = st.commands.length;
       const id = size > 1 ? this.nextPipeline++ : -1;
-      st.commands.forEach((pc, index) => {
-        const c: Ctx = size > 1 ? { ...ctx, scope: fork(ctx.scope), pipeline: { id, index, size }, background: st.background } : { ...ctx, background: st.background };
-        const argv = pc.words.map((w) => this.plainWord(w));
-        const redirects: Redirect[] = pc.redirects.map((r) => ({ op: r.op, fd: r.fd, target: this.plainWord(r.target) }));
+      for (let index = 0; index < size; index++) {
+        const pc = st.commands[index]!;
+        const c: Ctx = size > 1 ? { ...ctx, scope: fork(ctx.scope), pipeline: { id, index, size }, background: st.background } : st.background ? { ...ctx, background: true } : ctx;
+        const argv: Word[] = [];
+        for (const w of pc.words) argv.push(this.plainWord(w));
+        const redirects: Redirect[] = [];
+        for (const r of pc.redirects) redirects.push({ op: r.op, fd: r.fd, target: this.plainWord(r.target) });
         this.finish(this.makeCommand(pc.text, argv, redirects, c, script), c, script, options, stages);
-      });
+      }
     }
   }
 
@@ -356,6 +359,7 @@ export class ScriptAnalyzer {
     }
 
     const eff = unwrap(fact.argv);
+    fact.effective = eff;
     if (ctx.fn !== null && eff.name === ctx.fn) {
       const def = script.functions.findLast((f) => f.name === ctx.fn);
       if (def) {
@@ -363,7 +367,7 @@ export class ScriptAnalyzer {
         def.selfForks ||= fact.pipeline !== null || fact.background;
       }
     }
-    const nested: Ctx = { ...ctx, scope: fork(ctx.scope), pipeline: null, owner: null, depth: ctx.depth + 1, background: false, fn: ctx.fn };
+    const nested = (): Ctx => ({ ...ctx, scope: fork(ctx.scope), pipeline: null, owner: null, depth: ctx.depth + 1, background: false, fn: ctx.fn });
 
     // Track the working directory and plain variables the way the script itself changes them.
     if (eff.wrappers.length === 0 && (eff.name === "cd" || eff.name === "pushd") && !fact.pipeline) {
@@ -380,7 +384,7 @@ export class ScriptAnalyzer {
     const code = inlineCode(eff);
     if (code && !code.dynamic) {
       const label = eff.name === "eval" ? "eval" : `${eff.name} -c`;
-      this.run(code.value, { ...nested, via: label }, script, options, `in the string given to ${label}`);
+      this.run(code.value, { ...nested(), via: label }, script, options, `in the string given to ${label}`);
     }
     if (eff.name === "find") {
       for (const exec of findExecs(eff)) {
@@ -389,13 +393,13 @@ export class ScriptAnalyzer {
           const found = exec.filtered ? `${root.value.replace(/\/+$/, "")}/${DYN}` : root.value;
           const argv = exec.argv.map((w) => (w.value.includes("{}") ? { ...w, value: w.value.split("{}").join(found), dynamic: w.dynamic || found.includes(DYN) } : w));
           const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: "find -exec", pipeline: null }, script);
-          this.derived(child, nested, script, options);
+          this.derived(child, nested(), script, options);
         }
       }
     }
     if (eff.name !== null && SHELLS.has(eff.name) && programSource(eff) === "stdin") {
       const text = this.stdinText(fact, stages);
-      if (text !== null && !text.includes(DYN)) this.run(text, { ...nested, via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
+      if (text !== null && !text.includes(DYN)) this.run(text, { ...nested(), via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
     }
   }
 

@@ -41,18 +41,27 @@ function isWordChar(c: string): boolean {
 }
 
 export function parsePlain(source: string): PlainStatement[] | null {
-  const n = source.length;
-  const statements: PlainStatement[] = [];
-  let commands: PlainCommand[] = [];
-  let words: PlainWord[] = [];
-  let redirects: PlainRedirect[] = [];
-  let cmdStart = -1;
-  let cmdEnd = -1;
-  let i = 0;
-  // After `|`, `&&` or `||` a command must follow; bash calls the alternative a syntax error.
-  let pending = false;
+  return new PlainLexer(source).run();
+}
 
-  const readWord = (): PlainWord | null => {
+class PlainLexer {
+  private readonly n: number;
+  private readonly statements: PlainStatement[] = [];
+  private commands: PlainCommand[] = [];
+  private words: PlainWord[] = [];
+  private redirects: PlainRedirect[] = [];
+  private cmdStart = -1;
+  private cmdEnd = -1;
+  private i = 0;
+
+  constructor(private readonly source: string) {
+    this.n = source.length;
+  }
+
+  private readWord(): PlainWord | null {
+    const source = this.source;
+    const n = this.n;
+    let i = this.i;
     const start = i;
     let value = "";
     let glob = false;
@@ -64,18 +73,46 @@ export function parsePlain(source: string): PlainStatement[] | null {
         value += source.slice(i + 1, close);
         i = close + 1;
       } else if (c === '"') {
-        const close = source.indexOf('"', i + 1);
-        if (close < 0) return null;
-        const inner = source.slice(i + 1, close);
-        if (/[$`\\]/.test(inner)) return null;
+        let j = i + 1;
+        let inner = "";
+        for (;;) {
+          const d = source[j];
+          if (d === undefined) return null;
+          if (d === '"') break;
+          if (d === "`") return null;
+          // `$` before a name, `{`, `(` or a special parameter expands; before `/`, `"` or a space it is literal.
+          if (d === "$" && !/[\s/"'.,:;=+%^~-]/.test(source[j + 1] ?? "")) return null;
+          if (d === "\\") {
+            const e = source[j + 1];
+            if (e === undefined || e === "\n") return null;
+            inner += e === "$" || e === "`" || e === '"' || e === "\\" ? e : "\\" + e;
+            j += 2;
+            continue;
+          }
+          inner += d;
+          j++;
+        }
         value += inner;
-        i = close + 1;
+        i = j + 1;
+      } else if (c === "\\") {
+        // Escapes tree-sitter reads as bash does: `\;` `\(` `\)` `\!` as whole words (find), `\*` `\?` `\.` in words.
+        const e = source[i + 1];
+        const whole = i === start && i + 2 <= n && /^[\s;|&]?$/.test(source[i + 2] ?? "");
+        if (e === undefined || !(/[*?.]/.test(e) || (whole && /[;()!]/.test(e)))) return null;
+        value += e;
+        i += 2;
+      } else if (c === "{") {
+        // `{}` (find -exec) as a whole word is plain; braces anywhere else may expand: tree-sitter's side.
+        if (i !== start || source[i + 1] !== "}" || !/^[\s;|&]?$/.test(source[i + 2] ?? "")) return null;
+        value += "{}";
+        i += 2;
       } else if (isWordChar(c)) {
         if (c === "*" || c === "?" || c === "[") glob = true;
         value += c;
         i++;
       } else break;
     }
+    this.i = i;
     if (i === start) return null;
     const raw = source.slice(start, i);
     let tilde = false;
@@ -84,100 +121,108 @@ export function parsePlain(source: string): PlainStatement[] | null {
       else return null; // ~user, ~+ and friends: tree-sitter's side
     }
     return { raw, value, glob, tilde };
-  };
+  }
 
-  const endCommand = (): boolean => {
+  private endCommand(): boolean {
+    const words = this.words;
     if (words.length === 0) return false; // `| |`, `&& ;`, a redirect with no command: not plain
     const head = words[0]!.raw;
     if (RESERVED.has(head) || head.startsWith("[") || ASSIGNMENT.test(head)) return false;
-    commands.push({ text: source.slice(cmdStart, cmdEnd), words, redirects });
-    words = [];
-    redirects = [];
-    cmdStart = -1;
+    this.commands.push({ text: this.source.slice(this.cmdStart, this.cmdEnd), words, redirects: this.redirects });
+    this.words = [];
+    this.redirects = [];
+    this.cmdStart = -1;
     return true;
-  };
+  }
 
-  const endStatement = (background: boolean): boolean => {
-    if (!endCommand()) return false;
-    statements.push({ commands, background });
-    commands = [];
+  private endStatement(background: boolean): boolean {
+    if (!this.endCommand()) return false;
+    this.statements.push({ commands: this.commands, background });
+    this.commands = [];
     return true;
-  };
+  }
 
-  while (i < n) {
-    const c = source[i]!;
-    if (c === " " || c === "\t") {
-      i++;
-      continue;
-    }
-    if (cmdStart < 0 && c !== ";" && c !== "|" && c !== "&") cmdStart = i;
-    if (c === "|") {
-      if (source[i + 1] === "|") {
-        if (!endStatement(false)) return null;
-        i += 2;
-      } else {
-        if (source[i + 1] === "&" || !endCommand()) return null;
-        i++;
+  run(): PlainStatement[] | null {
+    const source = this.source;
+    const n = this.n;
+    // After `|`, `&&` or `||` a command must follow; bash calls the alternative a syntax error.
+    let pending = false;
+    while (this.i < n) {
+      const i = this.i;
+      const c = source[i]!;
+      if (c === " " || c === "\t") {
+        this.i++;
+        continue;
       }
-      pending = true;
-      continue;
-    }
-    if (c === "&") {
-      if (source[i + 1] === "&") {
-        if (!endStatement(false)) return null;
-        i += 2;
+      if (this.cmdStart < 0 && c !== ";" && c !== "|" && c !== "&") this.cmdStart = i;
+      if (c === "|") {
+        if (source[i + 1] === "|") {
+          if (!this.endStatement(false)) return null;
+          this.i += 2;
+        } else {
+          if (source[i + 1] === "&" || !this.endCommand()) return null;
+          this.i++;
+        }
         pending = true;
         continue;
       }
-      if (source[i + 1] !== ">") {
-        if (!endStatement(true)) return null;
-        i++;
+      if (c === "&") {
+        if (source[i + 1] === "&") {
+          if (!this.endStatement(false)) return null;
+          this.i += 2;
+          pending = true;
+          continue;
+        }
+        if (source[i + 1] !== ">") {
+          if (!this.endStatement(true)) return null;
+          this.i++;
+          continue;
+        }
+      }
+      if (c === ";") {
+        if (source[i + 1] === ";" || !this.endStatement(false)) return null;
+        this.i++;
         continue;
       }
-    }
-    if (c === ";") {
-      if (source[i + 1] === ";" || !endStatement(false)) return null;
-      i++;
-      continue;
-    }
-    // Redirects: [N]> [N]>> [N]< [N]>| &> &>> [N]>&M [N]>&- [N]<&M
-    let fd: number | null = null;
-    let j = i;
-    while (j < n && source[j]! >= "0" && source[j]! <= "9") j++;
-    if (j > i && (source[j] === ">" || source[j] === "<") && (i === 0 || /[\s;|&]/.test(source[i - 1]!))) {
-      fd = Number(source.slice(i, j));
-    } else j = i;
-    const r = source[j];
-    if (r === ">" || r === "<" || (r === "&" && source[j + 1] === ">")) {
-      let op: string;
-      const two = source.slice(j, j + 3);
-      if (two.startsWith("&>>")) op = "&>>";
-      else if (two.startsWith("&>")) op = "&>";
-      else if (two.startsWith(">>")) op = ">>";
-      else if (two.startsWith(">|")) op = ">|";
-      else if (two.startsWith(">&")) op = ">&";
-      else if (two.startsWith("<&")) op = "<&";
-      else if (two.startsWith("<<") || two.startsWith("<>") || two.startsWith("<(") || two.startsWith(">(")) return null;
-      else op = r === ">" ? ">" : "<";
-      if (fd !== null && op.startsWith("&")) return null;
-      i = j + op.length;
-      while (source[i] === " " || source[i] === "\t") i++;
-      const target = readWord();
-      if (!target) return null;
-      redirects.push({ op, fd, target });
-      cmdEnd = i;
+      // Redirects: [N]> [N]>> [N]< [N]>| &> &>> [N]>&M [N]>&- [N]<&M
+      let fd: number | null = null;
+      let j = i;
+      while (j < n && source[j]! >= "0" && source[j]! <= "9") j++;
+      if (j > i && (source[j] === ">" || source[j] === "<") && (i === 0 || /[\s;|&]/.test(source[i - 1]!))) {
+        fd = Number(source.slice(i, j));
+      } else j = i;
+      const r = source[j];
+      if (r === ">" || r === "<" || (r === "&" && source[j + 1] === ">")) {
+        let op: string;
+        const two = source.slice(j, j + 3);
+        if (two.startsWith("&>>")) op = "&>>";
+        else if (two.startsWith("&>")) op = "&>";
+        else if (two.startsWith(">>")) op = ">>";
+        else if (two.startsWith(">|")) op = ">|";
+        else if (two.startsWith(">&")) op = ">&";
+        else if (two.startsWith("<&")) op = "<&";
+        else if (two.startsWith("<<") || two.startsWith("<>") || two.startsWith("<(") || two.startsWith(">(")) return null;
+        else op = r === ">" ? ">" : "<";
+        if (fd !== null && op.startsWith("&")) return null;
+        this.i = j + op.length;
+        while (source[this.i] === " " || source[this.i] === "\t") this.i++;
+        const target = this.readWord();
+        if (!target) return null;
+        this.redirects.push({ op, fd, target });
+        this.cmdEnd = this.i;
+        pending = false;
+        continue;
+      }
+      const w = this.readWord();
+      if (!w) return null;
+      this.words.push(w);
+      this.cmdEnd = this.i;
       pending = false;
-      continue;
     }
-    const w = readWord();
-    if (!w) return null;
-    words.push(w);
-    cmdEnd = i;
-    pending = false;
+    if (pending) return null;
+    if (this.words.length || this.redirects.length) {
+      if (!this.endStatement(false)) return null;
+    } else if (this.commands.length) return null; // a dangling `|`
+    return this.statements.length ? this.statements : null;
   }
-  if (pending) return null;
-  if (words.length || redirects.length) {
-    if (!endStatement(false)) return null;
-  } else if (commands.length) return null; // a dangling `|`
-  return statements.length ? statements : null;
 }

@@ -59,7 +59,7 @@ describe("plain-command fast path", () => {
   });
 
   it.each([
-    "echo $HOME", "echo `id`", "echo \\x", "f() { ls; }", "ls # c", "a=1 ls", "x=1", "if true; then ls; fi", "ls &&", "ls |", "| ls",
+    "echo $HOME", "echo `id`", "echo \\\n x", "f() { ls; }", "ls # c", "a=1 ls", "x=1", "if true; then ls; fi", "ls &&", "ls |", "| ls",
     "ls ;;", "echo 'oops", "cat <<EOF\nx\nEOF", "cat <(ls)", "ls\nls", "echo {a,b}", "! ls", "[[ -f x ]]", "ls |& cat", "~user/x", "(ls)",
   ])("hands %j to tree-sitter", (command) => {
     expect(parsePlain(command)).toBeNull();
@@ -78,11 +78,22 @@ describe("plain-command fast path", () => {
     expect(accepted).toBeGreaterThan(100);
   });
 
+  // Where tree-sitter-bash parses differently from bash itself, the fast path follows bash.
+  const TREE_SITTER_MISPARSES = new Map([
+    // tree-sitter reads `find {} … | b | c && d` as `find {} … | (b | c && d)`; bash: `(find … | b | c) && d`.
+    ["find {} -type f -depth 1 -print0 -perm +0111 | xargs -n1 -0 basename | sort -r && echo", "pipeline precedence"],
+  ]);
+
+  it("follows bash where tree-sitter does not: a pipeline before && stays one pipeline", () => {
+    const script = analyzer.analyze("find {} -type f | xargs b | sort && echo", { cwd: "/home/project", home: "/home/project", maxNestedDepth: 8 });
+    expect(script.commands.map((c) => c.pipeline && [c.pipeline.index, c.pipeline.size])).toEqual([[0, 3], [1, 3], [2, 3], null]);
+  });
+
   it.skipIf(!existsSync(CORPUS))("agrees with tree-sitter on every NL2Bash command it accepts", () => {
     const lines = readFileSync(CORPUS, "utf8").split("\n").filter((l) => l.trim() !== "");
     let accepted = 0;
     for (const command of lines) {
-      if (!parsePlain(command)) continue;
+      if (!parsePlain(command) || TREE_SITTER_MISPARSES.has(command)) continue;
       accepted++;
       const { fast, tree } = both(command);
       expect({ command, ...fast }).toEqual({ command, ...tree });

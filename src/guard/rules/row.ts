@@ -122,6 +122,7 @@ export function makeEnv(script: Script, workspace: string, home: string, policy:
     policy,
     script,
     effective(cmd) {
+      if (cmd.effective) return cmd.effective;
       let e = eff.get(cmd.id);
       if (!e) eff.set(cmd.id, (e = unwrap(cmd.argv)));
       return e;
