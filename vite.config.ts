@@ -1,5 +1,7 @@
 import { fileURLToPath } from "node:url";
+import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
+import { chromiumLaunchOptions } from "./scripts/chromium.ts";
 
 // WebContainer needs a cross-origin isolated page; the same headers cost nothing for the embedded runtime.
 const isolation = {
@@ -22,8 +24,26 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["test/**/*.test.ts"],
-    environment: "node",
     testTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "node", include: ["test/**/*.test.ts"], exclude: ["test/**/*.browser.test.ts"], environment: "node" },
+      },
+      {
+        // The same code in Chromium (Vitest browser mode): the embedded runtime's Worker, the guard's wasm.
+        extends: true,
+        test: {
+          name: "chromium",
+          include: ["test/**/*.browser.test.ts"],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+            instances: [{ browser: "chromium" }],
+          },
+        },
+      },
+    ],
   },
 });
