@@ -411,6 +411,9 @@ interface Active {
   graceTimer: ReturnType<typeof setTimeout> | null;
   /** interrupt() calls waiting for the end. */
   endListeners: Array<(result: ShellResult) => void>;
+  /** Characters of final clean output so far, and of output streamed to onOutput (final, then provisional lines). */
+  finalChars: number;
+  streamedChars: number;
 }
 
 interface Condition {
@@ -902,7 +905,7 @@ class Session implements ShellSession {
     if (a.phase === "echo") {
       a.pre = a.pre.length + text.length > MAX_PRE_CHARS ? (a.pre + text).slice(-MAX_PRE_CHARS) : a.pre + text;
     } else if (a.phase === "output") {
-      this.collect(a, a.cleaner.push(text));
+      this.collect(a, a.cleaner.push(text), false);
     }
   }
 
@@ -984,19 +987,41 @@ class Session implements ShellSession {
       const clean = stripEcho(cleanTerminalOutput(a.pre), a.command.replace(/\r\n?/g, "\n").replace(/\n+$/, ""));
       a.pre = "";
       a.phase = "output";
-      this.collect(a, clean);
+      this.collect(a, clean, true);
     } else if (a.phase === "output") {
-      this.collect(a, a.cleaner.end());
+      this.collect(a, a.cleaner.end(), true);
     }
   }
 
-  private collect(a: Active, clean: string): void {
-    if (clean === "") return;
-    a.segment.collector.push(clean);
-    const kept = a.segment.collector.retainedChars;
-    if (kept > this.stats.peakRetainedChars) this.stats.peakRetainedChars = kept;
+  /**
+   * Final clean text goes to the collector. The stream (onOutput) runs ahead of it: the cleaner keeps the last lines
+   * editable for cursor moves, so complete lines among them are streamed at once, provisionally. A line redrawn after
+   * it was streamed is not sent again; the result's output is always the final text.
+   */
+  private collect(a: Active, clean: string, ended: boolean): void {
+    if (clean !== "") {
+      a.segment.collector.push(clean);
+      const kept = a.segment.collector.retainedChars;
+      if (kept > this.stats.peakRetainedChars) this.stats.peakRetainedChars = kept;
+    }
+    const before = a.finalChars;
+    a.finalChars += clean.length;
     const onOutput = a.waiter?.onOutput;
-    if (onOutput !== undefined) safely(() => onOutput(clean));
+    if (onOutput === undefined) {
+      a.streamedChars = Math.max(a.streamedChars, a.finalChars);
+      return;
+    }
+    let open = "";
+    if (!ended) {
+      const peek = a.cleaner.peek();
+      open = peek.slice(0, peek.lastIndexOf("\n") + 1);
+    }
+    const tail = clean + open;
+    const skip = Math.max(0, a.streamedChars - before);
+    if (skip >= tail.length) return;
+    const chunk = tail.slice(skip);
+    a.streamedChars = before + tail.length;
+    safely(() => onOutput(chunk));
   }
 
   // ------------------------------------------------------------------------------------------------ commands
@@ -1013,6 +1038,8 @@ class Session implements ShellSession {
       timedOut: null,
       cleaner: new TerminalTextCleaner(),
       segment: this.newSegment(),
+      finalChars: 0,
+      streamedChars: 0,
       waiter: null,
       lastOutputAt: now(),
       graceTimer: null,
@@ -1089,7 +1116,8 @@ class Session implements ShellSession {
       return;
     }
     w.longSleep = quiet >= w.quietMs;
-    const next = w.longSleep ? w.softMs - quiet : w.quietMs - quiet;
+    // A soft timeout shorter than the prompt quiet must not be overslept.
+    const next = w.longSleep ? w.softMs - quiet : Math.min(w.quietMs, w.softMs) - quiet;
     w.quietTimer = setTimeout(() => this.onQuietTimer(a, w), Math.max(1, next));
   }
 

@@ -1,6 +1,7 @@
 // The session engine on the node runtime (real bash on node-pty): the conformance suite, plus what only a real
 // machine can show (REPLs, killing a shell that ignores C-c, huge commands).
 
+import { heapUsedAfterGc } from "./heap.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHELL } from "../../src/limits.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
@@ -8,7 +9,7 @@ import type { Runtime } from "../../src/runtime/types.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "../../src/shell/session.ts";
 import { conformanceSuite } from "./conformance.ts";
 
-conformanceSuite("node", () => createNodeRuntime());
+conformanceSuite("node", () => createNodeRuntime(), { heapUsed: heapUsedAfterGc });
 
 describe("shell session on node only", () => {
   let runtime: Runtime;
