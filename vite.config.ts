@@ -7,12 +7,16 @@ import { chromiumLaunchOptions } from "./scripts/chromium.ts";
 const isolation = {
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Embedder-Policy": "require-corp",
+  // Lets a host page that is itself cross-origin isolated frame the playground.
+  "Cross-Origin-Resource-Policy": "cross-origin",
 };
 
 export default defineConfig({
   server: { headers: isolation, port: 5173 },
   preview: { headers: isolation, port: 4173 },
   worker: { format: "es" },
+  // just-bash's browser build imports node:zlib (just-bash#81): gzip and friends then say they are not available.
+  resolve: { alias: { "node:zlib": fileURLToPath(new URL("./src/runtime/embedded/zlib-shim.ts", import.meta.url)) } },
   build: {
     target: "es2022",
     sourcemap: true,
@@ -20,6 +24,7 @@ export default defineConfig({
       input: {
         main: fileURLToPath(new URL("index.html", import.meta.url)),
         "guard-worker": fileURLToPath(new URL("examples/guard-worker.html", import.meta.url)),
+        host: fileURLToPath(new URL("examples/host.html", import.meta.url)),
       },
     },
   },

@@ -1,3 +1,5 @@
+import type { BashOptions } from "just-bash/browser";
+
 // Every limit and default in Sandshell lives here. Tool descriptions, README tables and UI labels read
 // these values; nothing else writes a number twice. Pure data: any layer may import it.
 
@@ -55,6 +57,24 @@ export const WEBCONTAINER = {
   /** Columns of the agent's jsh terminal: wide, so that echo and output are not wrapped. */
   agentCols: 1_000,
   agentRows: 50,
+  /** Diagnosing a page that is not cross-origin isolated (a HEAD request for its own headers) gives up after this long. */
+  isolationCheckMs: 1_000,
+  /** A `prompt` marker is held back this long for the prompt's text (cwd, `❯`) that may follow it. */
+  promptHoldMs: 100,
+  /** A first jsh prompt drawn without any `prompt`/`interactive` marker counts as ready after this long. */
+  startupPromptMs: 2_000,
+  /** After a process reports its exit, output still arriving is passed on for this long before `exited` resolves. */
+  exitDrainMs: 50,
+  /** After kill(), `exited` resolves by this time even when WebContainer never reports the exit. */
+  killExitMs: 1_000,
+  /** Each capability probe (`jsh -c …`) gets this long before it counts as unsupported. */
+  probeTimeoutMs: 4_000,
+  /** Capability probes running at once. */
+  probeConcurrency: 8,
+  /** A file operation outside the workdir (done by a `node -e` helper process) gives up after this long. */
+  fsHelperTimeoutMs: 15_000,
+  /** Bytes a `node -e` helper process writes per call (passed base64 in its environment). */
+  fsHelperChunkBytes: 256 * 1024,
 } as const;
 
 export const TOOLS = {
@@ -68,6 +88,23 @@ export const TOOLS = {
   listDefaultDepth: 2,
   /** job_output: longest wait a caller may ask for, in seconds. */
   jobMaxWaitSec: 60,
+  /** read_file: characters of numbered text one call returns at most; the rest is read on with offset. */
+  readMaxChars: 30_000,
+  /** read_file / edit_file: larger files are refused (read them in parts with bash: sed -n, head, tail). */
+  readMaxFileBytes: 10 * 1024 * 1024,
+  /** read_file: bytes looked at to tell a binary file from text. */
+  binarySniffBytes: 8_192,
+  /** list_dir: deepest depth a caller may ask for. */
+  listMaxDepth: 8,
+  /** list_dir: entries shown at most; the rest is counted. */
+  listMaxEntries: 500,
+} as const;
+
+export const AUDIT = {
+  /** Entries the in-memory audit log keeps (oldest dropped first). */
+  maxEntries: 10_000,
+  /** Characters of a result's text, and of each string argument, kept in an audit entry. */
+  maxTextChars: 2_000,
 } as const;
 
 export const APPROVALS = {
@@ -76,6 +113,91 @@ export const APPROVALS = {
 } as const;
 
 export const API = {
-  /** Messages larger than this are refused. */
+  /** Messages larger than this are refused (measured as the length of their JSON text). */
   maxMessageBytes: 5 * 1024 * 1024,
+  /** Objects and arrays nested deeper than this in one message are refused. */
+  maxMessageDepth: 64,
+  /** MCP connections one sandbox serves at once; more are refused with `sandshell:rejected`. */
+  maxConnections: 32,
+  /** The client SDK repeats `sandshell:hello` this often until the sandbox answers `sandshell:ready`. */
+  helloIntervalMs: 100,
+  /** connectSandbox gives up when the sandbox has not answered and initialized within this long. */
+  connectTimeoutMs: 15_000,
+  /** The client SDK's limit for one tools/call: the longest command plus a full approval wait, and a minute. */
+  callTimeoutMs: SHELL.maxTimeoutSec * 1_000 + APPROVALS.expiryMs + 60_000,
+} as const;
+
+export const UI = {
+  /** The files panel lists the workspace this many folder levels deep. */
+  filesMaxDepth: 6,
+  /** …and shows at most this many entries (the rest is counted). */
+  filesMaxEntries: 500,
+  /** The file viewer shows at most this many bytes of a file. */
+  viewerMaxBytes: 256 * 1024,
+  /** Output in the activity panel longer than this many lines is folded. */
+  activityFoldLines: 8,
+  /** …or longer than this many characters. */
+  activityFoldChars: 600,
+  /** Tool calls the activity panel keeps on screen (the audit log keeps more; export it). */
+  activityMaxCalls: 300,
+  /** The demo agent pauses this long between steps, so that a person can follow. */
+  demoStepPauseMs: 700,
+  /** Lines of scrollback the terminal keeps. */
+  terminalScrollback: 5_000,
+  /** Terminal font size in pixels (playground, embed). */
+  terminalFontPx: 14,
+  embedTerminalFontPx: 13,
+  /** Smallest embed iframe the layout is made for, in CSS pixels. */
+  embedMinWidth: 320,
+  embedMinHeight: 240,
+} as const;
+
+/** The embedded runtime: just-bash in a Web Worker. */
+export const EMBEDDED = {
+  /**
+   * just-bash execution limits for every command (agent shell and jobs). Raised from just-bash's `normal` profile so
+   * that ordinary work passes (`seq 1 1000000 | wc -l`, a loop over 100k lines), while runaway scripts still stop with
+   * an error: `while true; do :; done` ends after about 4 s (maxCommandCount), infinite recursion and the fork bomb at
+   * once (maxCallDepth), `awk 'BEGIN{while(1){}}'` after about 4 s (maxAwkIterations). A person or the session stops
+   * anything else with C-c (the worker is replaced when the interpreter does not yield).
+   */
+  limits: {
+    /** Simple commands one command line may run (just-bash default 100k). */
+    maxCommandCount: 1_000_000,
+    /** Iterations of one bash loop, and `seq`'s output lines (default 100k). */
+    maxLoopIterations: 4_000_000,
+    /** Elements of one array; `seq` is also capped by it (default 1M). */
+    maxArrayElements: 4_000_000,
+    maxAwkIterations: 10_000_000,
+    maxSedIterations: 10_000_000,
+    maxJqIterations: 10_000_000,
+    /** Function recursion depth (just-bash default; stops `f(){ f; }; f` and `:(){ :|:& };:` in ~10 ms). */
+    maxCallDepth: 100,
+    /** Output of one command line, pipe stages included (default 256 MiB). */
+    maxOutputSize: 64 * 1024 * 1024,
+    /** Bytes the in-memory file system may hold (default 1 GiB); it exists once per worker and once in the mirror. */
+    maxFileSystemBytes: 256 * 1024 * 1024,
+    /** Wall time of one command line (default 1 h, kept): a backstop behind C-c and the session's hard timeout. */
+    maxExecutionTimeMs: 60 * 60 * 1_000,
+  } satisfies NonNullable<BashOptions["executionLimits"]>,
+  /** After C-c (or the session's interrupt): how long the interpreter may take to stop by itself before its worker is
+   *  ended and a fresh one takes over from the mirror. Well inside SHELL.embeddedInterruptMs. */
+  interruptKillMs: 250,
+  /** Output of a running command is posted to the page at least this often (it is buffered in between). */
+  outputFlushMs: 16,
+  /** …or as soon as this many characters are buffered. */
+  outputFlushChars: 64 * 1024,
+  /** Largest piece of output handed to one onData listener call. */
+  dataChunkChars: 16 * 1024,
+  /** Commands kept in the line editor's history. */
+  historySize: 500,
+  /** File system changes from the page are sent to workers in batches at most this late. */
+  fsBatchMs: 4,
+  /** A worker is kept booted ahead (so that a C-c that must end a worker is over quickly); a new one is started this
+   *  long after the last was taken, not at once, so that its loading does not slow the command just started. */
+  standbyDelayMs: 1_000,
+  /** Exit code reported for a command stopped with C-c (as bash does). */
+  interruptExitCode: 130,
+  /** Exit code of a shell or job ended with kill(). */
+  killExitCode: 137,
 } as const;

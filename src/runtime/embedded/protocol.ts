@@ -1,0 +1,80 @@
+// Messages between the page (host: index.ts) and a worker running the shell core. Plain structured-clone data only.
+
+/** One file system entry, as the mirror and the workers' in-memory file systems hold it (paths normalised, literal). */
+export type FsEntry =
+  | { path: string; kind: "dir"; mode: number; mtime: number }
+  | { path: string; kind: "file"; mode: number; mtime: number; data: Uint8Array }
+  | { path: string; kind: "symlink"; mode: number; mtime: number; target: string };
+
+/**
+ * A change to the file system, described by its result (not by the call that made it), so that applying it to the
+ * mirror and to another worker's file system gives the same entries. Parents missing for a `put` are created as
+ * folders (as just-bash's InMemoryFs does).
+ */
+export type FsOp =
+  | { op: "put"; entries: FsEntry[] }
+  | { op: "append"; path: string; data: Uint8Array; mode: number; mtime: number }
+  | { op: "delete"; path: string }
+  | { op: "mkdirs"; path: string; mtime: number }
+  | { op: "chmod"; path: string; mode: number }
+  | { op: "utimes"; path: string; mtime: number }
+  /** Replace the subtree at `path` with `entries` (a correction after concurrent writes). */
+  | { op: "sync"; path: string; entries: FsEntry[] };
+
+/** What carries a shell's state from one command to the next, and into a fresh worker after a kill. */
+export interface CarryState {
+  /** Every shell variable that is not an array (exported or not), `?`, PWD, OLDPWD, SHELLOPTS, BASHOPTS, aliases. */
+  env: Record<string, string>;
+  cwd: string;
+  exported: string[];
+  readonly: string[];
+  /** Function definitions as source text, by name. */
+  functions: Array<{ name: string; text: string }>;
+  /** `declare -a …` / `declare -A …` statements that recreate the arrays. */
+  arrays: string;
+  lastExitCode: number;
+  history: string[];
+}
+
+export interface InitMessage {
+  t: "init";
+  mode: "shell" | "job";
+  nonce: string;
+  workspace: string;
+  /** The file system to start from, and the host's change counter it reflects. */
+  fs: FsEntry[];
+  seq: number;
+  cols: number;
+  rows: number;
+  cwd: string;
+  env: Record<string, string>;
+  /** Shell mode: state of the shell this one replaces (after a C-c that had to end the worker). */
+  state?: CarryState;
+  /** Shell mode: this worker replaces one ended by C-c: print ^C and the markers of an interrupted command. */
+  interrupted?: boolean;
+  /** Job mode: the command line. */
+  command?: string;
+  /** Shell mode: where the exported variables are kept (`export -p` format) for a fresh shell after `exit`. */
+  envFile?: string;
+}
+
+export type HostToWorker =
+  | InitMessage
+  | { t: "input"; data: string }
+  | { t: "interrupt" }
+  | { t: "resize"; cols: number; rows: number }
+  | { t: "fs"; seq: number; ops: FsOp[] };
+
+export type WorkerToHost =
+  /** The worker has loaded just-bash and waits for `init`. */
+  | { t: "booted"; programs: string[] }
+  /** Terminal output. */
+  | { t: "data"; text: string }
+  /** File system changes made by the worker; `seen` = the last host change it had applied when it made them. */
+  | { t: "fs"; seen: number; ops: FsOp[] }
+  /** A command line started (true) or ended (false). */
+  | { t: "busy"; busy: boolean }
+  | { t: "state"; state: CarryState }
+  /** The shell or job ended with this code; the worker can be ended. */
+  | { t: "exit"; code: number }
+  | { t: "error"; message: string };
