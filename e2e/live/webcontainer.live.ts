@@ -1,0 +1,63 @@
+// The opt-in live test (`npm run test:live`): a real WebContainer, booted through the adapter in Chromium, driven
+// by the session engine. Needs a machine that reaches StackBlitz; elsewhere it is skipped at once with the reason.
+// Not part of `npm test` (the default Playwright config matches *.spec.ts only).
+
+import { expect, test } from "@playwright/test";
+import { WEBCONTAINER } from "../../src/limits.ts";
+import type { FallbackResult, LiveResult, LiveStep } from "./live-page.ts";
+import { stackBlitzUnreachable } from "./preflight.ts";
+
+function show(step: LiveStep): string {
+  const r = step.result;
+  return `$ ${step.command}\n  → status ${r.status}, exit ${r.exitCode}, cwd ${r.cwd}${r.notice ? `, notice: ${r.notice}` : ""}\n` +
+    `  output ${JSON.stringify(r.output)}\n  raw    ${JSON.stringify(step.raw.join(""))}`;
+}
+
+test("WebContainer boots through the adapter and runs commands through the session engine", async ({ page }, testInfo) => {
+  const unreachable = await stackBlitzUnreachable();
+  test.skip(unreachable !== null, `StackBlitz is unreachable from this machine (${unreachable}); the live test needs it.`);
+  test.setTimeout(240_000);
+
+  page.on("console", (message) => console.log(`[page ${message.type()}] ${message.text()}`));
+  page.on("pageerror", (error) => console.log(`[page error] ${error.message}`));
+  await page.goto("/e2e/live/index.html");
+  await page.waitForFunction(() => typeof window.sandshellLive === "function");
+  const result: LiveResult = await page.evaluate(() => window.sandshellLive());
+
+  // The log first: it is what settles the fact sheet's UNKNOWNs, whatever the assertions say.
+  const lines = [
+    `cross-origin isolated: ${result.crossOriginIsolated}; boot + probes: ${result.bootMs} ms; workspace ${result.workspace}`,
+    ...result.progress,
+    `capabilities: ${JSON.stringify(result.capabilities)}`,
+    "probes:",
+    ...result.probes.map(
+      (p) => `  ${p.ok ? "yes" : "no "} ${p.name.padEnd(16)} exit ${String(p.exitCode).padEnd(4)} ${p.ms} ms${p.timedOut ? " (timed out)" : ""}  ${JSON.stringify(p.output)}`,
+    ),
+    `startup raw: ${JSON.stringify(result.startupRaw.join(""))}`,
+    ...[result.echo, result.node, result.failing, result.cd, result.pwd, ...result.transcripts].map(show),
+  ];
+  console.log(lines.join("\n"));
+  await testInfo.attach("webcontainer-live.json", { body: JSON.stringify(result, null, 2), contentType: "application/json" });
+
+  expect(result.crossOriginIsolated).toBe(true);
+  expect(result.echo.result).toMatchObject({ output: "hi\n", exitCode: 0, status: "completed" });
+  expect(result.node.result.output).toMatch(/^v\d+\.\d+\.\d+\n$/);
+  expect(result.node.result.exitCode).toBe(0);
+  expect(result.failing.result.exitCode).not.toBeNull();
+  expect(result.failing.result.exitCode).not.toBe(0);
+  expect(result.cd.result.cwd).toBe(`${result.workspace}/live/sub`);
+  expect(result.pwd.result.output).toBe(`${result.workspace}/live/sub\n`);
+});
+
+test("offline: auto falls back to the embedded shell within 3 s and says why", async ({ page }) => {
+  const unreachable = await stackBlitzUnreachable();
+  test.skip(unreachable === null, "StackBlitz is reachable: the fallback is not what happens here.");
+  await page.goto("/e2e/live/index.html");
+  await page.waitForFunction(() => typeof window.sandshellFallback === "function");
+  const result: FallbackResult = await page.evaluate(() => window.sandshellFallback());
+  console.log([`fell back in ${result.ms} ms: ${result.note}`, ...result.progress].join("\n"));
+  expect(result.crossOriginIsolated).toBe(true); // the dev server's COOP/COEP work
+  expect(result.kind).toBe("embedded");
+  expect(result.ms).toBeLessThan(WEBCONTAINER.unreachableFallbackMs + 500);
+  expect(result.note).toMatch(/^WebContainer could not be used: StackBlitz \(https:\/\/stackblitz\.com\/headless\) (could not be reached|did not answer)/);
+});

@@ -1,0 +1,132 @@
+// A WebContainer process as a TerminalProcess: ONE reader on `output` (the stream is push-only and never ends, so the
+// end comes from `exit`), ONE writer on `input` (getWriter() locks the stream), chunks passed on as they come.
+
+import type { TerminalProcess, Unsubscribe } from "../types.ts";
+import type { WcProcess } from "./api.ts";
+
+export interface WcTerminalOptions {
+  /** Rewrites the output before listeners see it (the agent's jsh); null passes chunks on untouched. */
+  shaper?: { push(chunk: string): void; noteInput(data: string): void; flush(): void } | null;
+  /** Output arriving this long after `exit` is still passed on; then the reader is released. */
+  drainMs: number;
+  /** After kill(), `exited` resolves by then even when no exit is reported. */
+  killExitMs: number;
+  /** Columns never go below this (the agent's shell stays wide whatever a terminal view asks for). */
+  minCols?: number;
+  onEnd?: () => void;
+}
+
+export class WcTerminalProcess implements TerminalProcess {
+  readonly exited: Promise<number>;
+  private readonly listeners = new Set<(chunk: string) => void>();
+  private readonly writer: WritableStreamDefaultWriter<string> | null;
+  private readonly reader: ReadableStreamDefaultReader<string> | null;
+  private ended = false;
+  private killed = false;
+  private finish!: (code: number) => void;
+
+  constructor(
+    private readonly proc: WcProcess,
+    private readonly opts: WcTerminalOptions,
+  ) {
+    let writer: WritableStreamDefaultWriter<string> | null = null;
+    try {
+      writer = proc.input.getWriter();
+    } catch {
+      // locked or closed: writes are dropped
+    }
+    this.writer = writer;
+    let reader: ReadableStreamDefaultReader<string> | null = null;
+    try {
+      reader = proc.output.getReader();
+    } catch {
+      // no output (spawned with output: false)
+    }
+    this.reader = reader;
+    this.exited = new Promise<number>((resolve) => {
+      this.finish = (code) => {
+        if (this.ended) return;
+        opts.shaper?.flush(); // held text and markers go out before the end
+        this.ended = true;
+        this.reader?.cancel().catch(() => undefined);
+        try {
+          this.writer?.releaseLock();
+        } catch {
+          // a pending write keeps the lock: it fails on its own
+        }
+        opts.onEnd?.();
+        resolve(code);
+      };
+    });
+    void this.readLoop();
+    proc.exit.then(
+      (code) => this.afterExit(typeof code === "number" ? code : 1),
+      () => this.afterExit(1),
+    );
+  }
+
+  private async readLoop(): Promise<void> {
+    const reader = this.reader;
+    if (reader === null) return;
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || this.ended) return;
+        if (typeof value === "string" && value !== "") this.deliver(value);
+      }
+    } catch {
+      // cancelled or errored: the process is over
+    }
+  }
+
+  private deliver(chunk: string): void {
+    const shaper = this.opts.shaper;
+    if (shaper) shaper.push(chunk);
+    else this.emit(chunk);
+  }
+
+  /** Listeners' entry point (the shaper calls it too). */
+  emit(chunk: string): void {
+    if (this.ended || chunk === "") return;
+    for (const listener of this.listeners) listener(chunk);
+  }
+
+  private afterExit(code: number): void {
+    // Output and exit travel as separate messages: give output still under way a moment to arrive.
+    setTimeout(() => this.finish(code), this.opts.drainMs);
+  }
+
+  onData(listener: (chunk: string) => void): Unsubscribe {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  write(data: string): void {
+    if (this.ended || this.killed || data === "" || this.writer === null) return;
+    this.opts.shaper?.noteInput(data);
+    this.writer.write(data).catch(() => undefined); // WebContainer swallows writes after exit; so do we
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.ended) return;
+    try {
+      this.proc.resize({
+        cols: Math.max(2, Math.floor(cols), this.opts.minCols ?? 0),
+        rows: Math.max(1, Math.floor(rows)),
+      });
+    } catch {
+      // gone
+    }
+  }
+
+  kill(): void {
+    if (this.ended || this.killed) return;
+    this.killed = true;
+    try {
+      this.proc.kill();
+    } catch {
+      // gone already
+    }
+    setTimeout(() => this.finish(137), this.opts.killExitMs);
+  }
+}
