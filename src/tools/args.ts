@@ -1,0 +1,356 @@
+// Tolerant tool arguments (seed 003): a model's tool call is taken for what it plainly means instead of being refused
+// for its form. Pure: no I/O.
+//
+// - `arguments` may be an object or the raw JSON string a model produced (OpenAI's tool calls carry a string).
+// - A broken string is repaired: jsonrepair first (single quotes, trailing commas, Python True/None, code fences, raw
+//   newlines), and, where jsonrepair cannot see where a string ends (unescaped quotes inside a heredoc or a file's
+//   content), a parser anchored on the tool's own parameter names. The repair is always reported.
+// - Unknown parameters are ignored and reported; a well-known other name (file_path, old_string, cmd, …) is taken for
+//   the real one when the real one is absent, and reported.
+// - `"60"` → 60, `"true"` → true, a command sent as an array of words is joined with shell quoting.
+// - A missing or hopeless argument gives an error naming the parameter, what was wrong and a correct example.
+
+import { jsonrepair } from "jsonrepair";
+import type { ParamSpec, ParamType, ToolSpec } from "./specs.ts";
+
+export interface ArgumentsReport {
+  /** Parameters the tool does not have, ignored. */
+  ignored: string[];
+  /** Other names taken for a parameter: { file_path: "path" }. */
+  renamed: Record<string, string>;
+  /** Set when the arguments were a broken JSON string: what they were read as, and a short note on the repair. */
+  repaired?: { object: Record<string, unknown>; note: string };
+  /** Short facts for the model about how an argument was read (a joined command array, …). */
+  notes: string[];
+}
+
+export type ParsedArguments =
+  | ({ ok: true; args: Record<string, unknown> } & ArgumentsReport)
+  | ({
+      ok: false;
+      /** The parameter at fault, or null when the arguments as a whole were unusable. */
+      parameter: string | null;
+      problem: string;
+      /** The whole message for the model: problem, then an example call. */
+      message: string;
+    } & ArgumentsReport);
+
+type Decoded = { ok: true; value: unknown; repairNote?: string } | { ok: false; problem: string };
+
+const IDENT = /^[A-Za-z_][\w-]*$/;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (v === undefined) return "undefined";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 37) + "…" : v)}`;
+  if (typeof v === "object") return "an object";
+  return `${typeof v} ${String(v)}`;
+}
+
+// ------------------------------------------------------------------------------------------------ decoding strings
+
+/** The text inside the first ``` fence, when the string holds one. */
+function unfence(text: string): string {
+  const m = /```[A-Za-z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```/.exec(text);
+  return m ? m[1]! : text;
+}
+
+/** Backslash escapes a model meant (JSON's, plus \' inside single quotes); any other backslash stays as typed. */
+function unescapeLoose(s: string): string {
+  return s.replace(/\\(["'\\/bfnrt]|u[0-9a-fA-F]{4})/g, (_m, e: string) => {
+    switch (e[0]) {
+      case "b":
+        return "\b";
+      case "f":
+        return "\f";
+      case "n":
+        return "\n";
+      case "r":
+        return "\r";
+      case "t":
+        return "\t";
+      case "u":
+        return String.fromCharCode(parseInt(e.slice(1), 16));
+      default:
+        return e;
+    }
+  });
+}
+
+function looseValue(raw: string): { value: unknown } | null {
+  const v = raw.trim().replace(/,\s*$/, "").trim();
+  if (v === "") return null;
+  const q = v[0];
+  if (q === '"' || q === "'") {
+    const inner = v.length >= 2 && v.endsWith(q) ? v.slice(1, -1) : v.slice(1);
+    return { value: unescapeLoose(inner) };
+  }
+  try {
+    return { value: JSON.parse(jsonrepair(v)) as unknown };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads `{"key": value, …}` by its keys instead of its quotes: each value runs from its key to the next key (or the
+ * closing brace), so quotes inside a value need no escaping. `keys` null: any identifier-like key anchors.
+ */
+function anchoredParse(text: string, keys: readonly string[] | null): Record<string, unknown> | null {
+  const s = unfence(text).trim();
+  if (!s.startsWith("{")) return null;
+  const close = s.lastIndexOf("}");
+  const body = s.slice(1, close > 0 ? close : s.length);
+  const names = keys === null ? "[A-Za-z_][\\w-]*" : keys.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const re = new RegExp(`(^|,)\\s*(["']?)(${names})\\2\\s*:\\s*`, "g");
+  const anchors: Array<{ start: number; valueStart: number; key: string }> = [];
+  const seen = new Set<string>();
+  for (const m of body.matchAll(re)) {
+    const key = m[3]!;
+    if (seen.has(key)) continue; // a second `"path":` is inside a value (a file's JSON content, say)
+    seen.add(key);
+    anchors.push({ start: m.index, valueStart: m.index + m[0].length, key });
+  }
+  if (anchors.length === 0 || body.slice(0, anchors[0]!.start).trim() !== "") return null;
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < anchors.length; i++) {
+    const a = anchors[i]!;
+    const end = i + 1 < anchors.length ? anchors[i + 1]!.start : body.length;
+    const v = looseValue(body.slice(a.valueStart, end));
+    if (v === null) return null;
+    out[a.key] = v.value;
+  }
+  return out;
+}
+
+/** How many string values have unbalanced brackets: a sign that a value was cut in the wrong place. */
+function imbalance(obj: Record<string, unknown>): number {
+  let bad = 0;
+  for (const v of Object.values(obj)) {
+    if (typeof v !== "string") continue;
+    const count = (c: string): number => v.split(c).length - 1;
+    if (count("{") !== count("}") || count("[") !== count("]") || count("(") !== count(")")) bad++;
+  }
+  return bad;
+}
+
+function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
+}
+
+/** Short words on what was broken, for the repair note. */
+function breakages(text: string, parseError: string): string[] {
+  const found: string[] = [];
+  if (/```/.test(text)) found.push("a code fence around the JSON");
+  if (/control character/i.test(parseError)) found.push("raw line breaks or tabs inside a string");
+  if (/(^|[{,])\s*'[^'\n]*'\s*:/.test(text)) found.push("single quotes instead of double quotes");
+  if (/,\s*[}\]]\s*(```\s*)?$/.test(text.trim()) || /,\s*}/.test(text)) found.push("a trailing comma");
+  if (/[:[,]\s*(True|False|None)\s*[,}\]]/.test(text)) found.push("Python True/False/None");
+  return found;
+}
+
+function decodeString(text: string, knownKeys: readonly string[]): Decoded {
+  const trimmed = text.trim();
+  if (trimmed === "") return { ok: true, value: {} };
+  let parseError: string;
+  try {
+    let value = JSON.parse(trimmed) as unknown;
+    // Encoded twice: "{\"command\": …}".
+    if (typeof value === "string" && value.trim().startsWith("{")) {
+      try {
+        value = JSON.parse(value) as unknown;
+      } catch {
+        return decodeString(value as string, knownKeys);
+      }
+    }
+    return { ok: true, value };
+  } catch (err) {
+    parseError = (err as Error).message;
+  }
+  let r1: Record<string, unknown> | null = null;
+  let r1Value: unknown;
+  try {
+    r1Value = JSON.parse(jsonrepair(trimmed)) as unknown;
+    if (isPlainObject(r1Value)) r1 = r1Value;
+  } catch {
+    r1Value = undefined;
+  }
+  const generic = anchoredParse(trimmed, null);
+  let chosen: Record<string, unknown> | null = null;
+  let anchored = false;
+  if (r1 !== null && Object.keys(r1).every((k) => IDENT.test(k)) && (generic === null || sameKeys(r1, generic))) {
+    chosen = r1;
+  } else {
+    const known = anchoredParse(trimmed, knownKeys);
+    const genericClean = generic !== null && Object.keys(generic).every((k) => knownKeys.includes(k));
+    if (genericClean) chosen = generic;
+    else if (generic !== null && known !== null) chosen = imbalance(known) < imbalance(generic) ? known : generic;
+    else chosen = known ?? generic ?? r1;
+    anchored = chosen !== r1;
+  }
+  if (chosen === null) {
+    if (r1Value !== undefined && !isPlainObject(r1Value)) {
+      return { ok: false, problem: `they are not a JSON object but ${describe(r1Value)} (JSON error: ${parseError})` };
+    }
+    return { ok: false, problem: `they are not valid JSON and could not be repaired (${parseError})` };
+  }
+  const what = breakages(trimmed, parseError);
+  if (anchored) what.push("unescaped double quotes inside a string");
+  const note =
+    `The arguments were not valid JSON (${what.length > 0 ? what.join(", ") : parseError}); they were repaired and ` +
+    "read as shown in repairedArguments. Check that the result is what you meant.";
+  return { ok: true, value: chosen, repairNote: note };
+}
+
+// ------------------------------------------------------------------------------------------------ coercion
+
+/** Quotes one word for bash when it needs it. */
+export function shellQuote(word: string): string {
+  if (word === "") return "''";
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+const OPERATORS = new Set(["|", "||", "&&", ";", "&", ">", ">>", "<", "2>", "2>&1", "&>", "|&"]);
+
+/** An argv array as one command line: words quoted, lone shell operators kept as operators. */
+export function joinCommandWords(words: string[]): string {
+  if (words.length === 1) return words[0]!;
+  return words.map((w) => (OPERATORS.has(w) ? w : shellQuote(w))).join(" ");
+}
+
+type Coerced = { ok: true; value: unknown; absent?: boolean; note?: string } | { ok: false; problem: string };
+
+function coerce(tool: string, param: ParamSpec, v: unknown): Coerced {
+  if (v === null || v === undefined) return { ok: true, value: undefined, absent: true };
+  switch (param.type) {
+    case "string":
+      return coerceString(tool, param.name, v);
+    case "number":
+      return coerceNumber(param.name, v);
+    case "boolean":
+      return coerceBoolean(param.name, v);
+  }
+}
+
+function coerceString(tool: string, name: string, v: unknown): Coerced {
+  if (typeof v === "string") return { ok: true, value: v };
+  if (typeof v === "number" || typeof v === "boolean") return { ok: true, value: String(v) };
+  if (tool === "bash" && name === "command" && Array.isArray(v)) {
+    if (v.length > 0 && v.every((w) => typeof w === "string" || typeof w === "number")) {
+      const joined = joinCommandWords(v.map(String));
+      return { ok: true, value: joined, note: v.length > 1 ? `The command array was joined into one command line: ${joined}` : undefined };
+    }
+    return { ok: false, problem: `must be a string with the shell command, not ${describe(v)}${v.length > 0 ? " of non-strings" : ""}` };
+  }
+  if (name === "content" && (Array.isArray(v) || isPlainObject(v))) {
+    return {
+      ok: true,
+      value: JSON.stringify(v, null, 2) + "\n",
+      note: `content was ${Array.isArray(v) ? "an array" : "an object"}, not a string; it was written as JSON text (2-space indent).`,
+    };
+  }
+  return { ok: false, problem: `must be a string, not ${describe(v)}` };
+}
+
+function coerceNumber(name: string, v: unknown): Coerced {
+  if (typeof v === "number") {
+    return Number.isFinite(v) ? { ok: true, value: v } : { ok: false, problem: `must be a finite number, not ${String(v)}` };
+  }
+  if (typeof v === "string") {
+    const t = v.trim();
+    if (t === "") return { ok: true, value: undefined, absent: true };
+    const m = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*(?:s|sec|secs|seconds?)?$/i.exec(t);
+    if (m) return { ok: true, value: Number(m[1]) };
+  }
+  return { ok: false, problem: `must be a number${name === "timeout" || name === "wait" ? " of seconds" : ""}, not ${describe(v)}` };
+}
+
+function coerceBoolean(_name: string, v: unknown): Coerced {
+  if (typeof v === "boolean") return { ok: true, value: v };
+  if (v === 1 || v === 0) return { ok: true, value: v === 1 };
+  if (typeof v === "string") {
+    const t = v.trim().toLowerCase();
+    if (["true", "yes", "1", "on"].includes(t)) return { ok: true, value: true };
+    if (["false", "no", "0", "off", ""].includes(t)) return { ok: true, value: false };
+  }
+  return { ok: false, problem: `must be true or false, not ${describe(v)}` };
+}
+
+// ------------------------------------------------------------------------------------------------ the whole call
+
+const TYPE_WORDS: Record<ParamType, string> = { string: "a string", number: "a number", boolean: "true or false" };
+
+/** `Example call: bash {"command": "ls -la src", "timeout": 60}` */
+export function exampleCall(spec: ToolSpec): string {
+  return `Example call: ${spec.name} ${JSON.stringify(spec.example)}`;
+}
+
+function failure(spec: ToolSpec, parameter: string | null, problem: string, report: ArgumentsReport): ParsedArguments {
+  const subject = parameter === null ? "The arguments" : `Parameter "${parameter}"`;
+  const params = spec.params.map((p) => `${p.name}${p.required ? "" : "?"}: ${p.type}`).join(", ");
+  const message = `Invalid arguments for ${spec.name}: ${subject} ${problem}.\n${spec.name} takes {${params}}.\n${exampleCall(spec)}`;
+  return { ok: false, parameter, problem, message, ...report };
+}
+
+/** bash with is_input=true and no command only waits: the command may be left out then. */
+function optionalHere(spec: ToolSpec, param: ParamSpec, given: Map<string, unknown>): boolean {
+  if (spec.name !== "bash" || param.name !== "command") return false;
+  const flag = coerceBoolean("is_input", given.get("is_input"));
+  return flag.ok && flag.value === true;
+}
+
+/** Reads a tool call's arguments as the tool's parameters. Never throws. */
+export function parseToolArguments(spec: ToolSpec, raw: unknown): ParsedArguments {
+  const report: ArgumentsReport = { ignored: [], renamed: {}, notes: [] };
+  const names = spec.params.map((p) => p.name);
+  let decoded: Decoded;
+  if (raw === undefined || raw === null) decoded = { ok: true, value: {} };
+  else if (typeof raw === "string") decoded = decodeString(raw, [...names, ...Object.keys(spec.aliases)]);
+  else decoded = { ok: true, value: raw };
+  if (!decoded.ok) return failure(spec, null, `could not be read: ${decoded.problem}`, report);
+  const input = decoded.value;
+  if (!isPlainObject(input)) return failure(spec, null, `must be a JSON object, not ${describe(input)}`, report);
+  if (decoded.repairNote !== undefined) report.repaired = { object: input, note: decoded.repairNote };
+
+  const args: Record<string, unknown> = {};
+  const given = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(input)) {
+    if (names.includes(key)) given.set(key, value);
+  }
+  for (const [key, value] of Object.entries(input)) {
+    if (names.includes(key) || value === undefined) continue;
+    // A different case or a well-known other name, taken only when the real parameter is absent.
+    const target = names.find((n) => n.toLowerCase() === key.toLowerCase()) ?? spec.aliases[key];
+    if (target !== undefined && !given.has(target)) {
+      given.set(target, value);
+      report.renamed[key] = target;
+    } else {
+      report.ignored.push(key);
+    }
+  }
+  for (const param of spec.params) {
+    const c = coerce(spec.name, param, given.get(param.name));
+    if (!c.ok) return failure(spec, param.name, c.problem, report);
+    if (c.absent === true || c.value === undefined) {
+      if (param.required && optionalHere(spec, param, given)) {
+        args[param.name] = "";
+        continue;
+      }
+      if (param.required) {
+        const was = given.has(param.name) ? ` (it was ${describe(given.get(param.name))})` : "";
+        return failure(spec, param.name, `is missing${was}: ${TYPE_WORDS[param.type]} is required`, report);
+      }
+      continue;
+    }
+    args[param.name] = c.value;
+    if (c.note !== undefined) report.notes.push(c.note);
+  }
+  return { ok: true, args, ...report };
+}

@@ -1,0 +1,294 @@
+// The bash tool: guard verdict (its layer 0 is the literal check; all of it is skipped for is_input, which types into a
+// program that already runs) → deny: not run, the blocked error object and a hint; ask: a person's approval; allow:
+// run in the persistent shell, or start a background job. Cancelling the call (AbortSignal) interrupts the command.
+
+import { toBlockedError, suggestRuleFor, type Verdict } from "../guard/index.ts";
+import { SHELL } from "../limits.ts";
+import type { Capabilities } from "../runtime/types.ts";
+import { JobError } from "../shell/jobs.ts";
+import type { ShellResult } from "../shell/session.ts";
+import type { ApprovalOutcome } from "./approvals.ts";
+import { exampleCall } from "./args.ts";
+import { type CallInfo, errorOutcome, formatDuration, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
+import { toolSpec } from "./specs.ts";
+
+export interface BashArgs {
+  command: string;
+  timeout?: number;
+  is_input?: boolean;
+  run_in_background?: boolean;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The timeout to use, and a note when the asked one was changed. */
+export function effectiveTimeout(asked: number | undefined): { sec: number | undefined; note?: string } {
+  if (asked === undefined) return { sec: undefined };
+  const max = SHELL.maxTimeoutSec;
+  if (!(asked > 0)) return { sec: undefined, note: `timeout ${asked} is not a positive number of seconds; the default ${SHELL.defaultTimeoutSec} s applies.` };
+  if (asked > max) {
+    // 120000 is Claude Code's way of saying two minutes: milliseconds, when that reading fits.
+    if (asked >= 1_000 && asked / 1_000 <= max) {
+      const sec = asked / 1_000;
+      return { sec, note: `timeout is in seconds; ${asked} was read as milliseconds, so ${sec} s applies.` };
+    }
+    return { sec: max, note: `timeout ${asked} s is more than the ${max} s allowed; ${max} s applies.` };
+  }
+  return { sec: asked };
+}
+
+/** Hints for what this runtime's shell cannot do, when the command uses it. */
+export function capabilityHints(command: string, caps: Capabilities, result?: ShellResult): string[] {
+  const hints: string[] = [];
+  // Quoted text and redirections such as 2>&1 or &> say nothing about lists, pipes or background jobs.
+  const bare = command
+    .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''")
+    .replace(/\d*[<>]&\d*-?|&>>?/g, ">");
+  if (!caps.heredocs && /<<-?\s*['"]?[A-Za-z_]/.test(command)) {
+    hints.push("This runtime's shell does not support heredocs (<<EOF); write files with the write_file tool instead.");
+  }
+  if (!caps.pipes && /(^|[^|])\|(?![|&])/.test(bare)) {
+    hints.push("This runtime's shell does not support pipes; write the first command's output to a file and read that.");
+  }
+  if (!caps.redirects && /(^|[^<])[<>](?!\()/.test(bare.replace(/<<-?\s*['"]?\w+['"]?/g, ""))) {
+    hints.push("This runtime's shell does not support redirections; use write_file and read_file for files.");
+  }
+  if (!caps.lists && /;|\|\||\$\?/.test(bare)) {
+    hints.push("This runtime's shell does not support `;`, `||` or `$?`; run the parts as separate calls.");
+  }
+  if (!caps.background && /(^|[^&|])&(?!&)/.test(bare)) {
+    hints.push("This runtime's shell cannot put commands in the background with &; use run_in_background=true.");
+  }
+  if (result?.exitCode === 127) {
+    const first = /^\s*(?:[A-Za-z_]\w*=\S*\s+)*([^\s;|&<>()]+)/.exec(command)?.[1];
+    if (first !== undefined && caps.programs[first] === false) {
+      const have = Object.entries(caps.programs)
+        .filter(([, ok]) => ok)
+        .map(([p]) => p);
+      const shown = have.length > 30 ? `${have.slice(0, 30).join(", ")}, …` : have.join(", ");
+      hints.push(`${first} is not available in this runtime.${have.length > 0 ? ` Programs it has include: ${shown}.` : ""}`);
+    }
+  }
+  return hints;
+}
+
+function footer(r: ShellResult): string {
+  const code = r.exitCode !== null ? `exit code ${r.exitCode}` : null;
+  const where = `cwd ${r.cwd}`;
+  switch (r.status) {
+    case "completed":
+      return `[${code ?? "exit code unknown"} · ${where}]`;
+    case "running":
+      return `[still running (${formatDuration(r.durationMs)} so far) · ${where}]`;
+    case "timeout":
+      return `[timed out after ${formatDuration(r.durationMs)}${code ? ` · ${code}` : ""} · ${where}]`;
+    case "interrupted":
+      return `[interrupted${code ? ` · ${code}` : ""} · ${where}]`;
+  }
+}
+
+/** A shell result as text for a model: output, footer, then notices and hints. */
+export function formatShellResult(r: ShellResult, hints: string[] = [], lead: string[] = []): ToolOutcome {
+  if (r.error !== undefined) {
+    return {
+      text: [...lead, r.error, `[cwd ${r.cwd}]`].join("\n"),
+      isError: true,
+      structured: { status: "error", exitCode: null, cwd: r.cwd, durationMs: r.durationMs, truncated: false, error: r.error },
+    };
+  }
+  const parts: string[] = [...lead];
+  if (r.output !== "") parts.push(r.output.endsWith("\n") ? r.output.slice(0, -1) : r.output);
+  else parts.push(r.status === "running" ? "(no new output)" : "(no output)");
+  parts.push(footer(r));
+  if (r.truncated) {
+    parts.push(
+      r.fullOutputPath !== undefined
+        ? `Output truncated: the whole output is in ${r.fullOutputPath} (read_file it with offset/limit, or grep it).`
+        : "Output truncated (the whole output could not be saved).",
+    );
+  }
+  if (r.notice) parts.push(`Notice: ${r.notice}`);
+  if (r.hint) parts.push(`Hint: ${r.hint}`);
+  for (const h of hints) parts.push(`Hint: ${h}`);
+  const structured: ToolOutcome["structured"] = {
+    status: r.status as ToolStatus,
+    exitCode: r.exitCode,
+    cwd: r.cwd,
+    durationMs: r.durationMs,
+    truncated: r.truncated,
+  };
+  if (r.fullOutputPath !== undefined) structured.fullOutputPath = r.fullOutputPath;
+  if (r.notice) structured.notice = r.notice;
+  if (r.hint) structured.hint = r.hint;
+  return { text: parts.join("\n"), isError: r.status === "timeout", structured };
+}
+
+function blockedOutcome(v: Verdict, cwd: string, t0: number): ToolOutcome {
+  const error = toBlockedError(v);
+  const lines = [error.error, `Rule: ${v.rule} (layer ${v.layer})${v.part && v.part !== "" ? ` · part: ${v.part}` : ""}`];
+  if (v.hint) lines.push(`Hint: ${v.hint}`);
+  lines.push("The command was not run.");
+  return {
+    text: lines.join("\n"),
+    isError: true,
+    structured: { status: "blocked", error, verdict: v, cwd, durationMs: Math.round(performance.now() - t0) },
+  };
+}
+
+function expiryText(ms: number): string {
+  return formatDuration(ms).replace(/^1 min$/, "1 minute").replace(/ min$/, " minutes");
+}
+
+function deniedOutcome(host: ToolHost, v: Verdict, o: ApprovalOutcome, cwd: string, t0: number): ToolOutcome {
+  const approval = { id: o.id, decision: o.decision, by: o.by, ...(o.note ? { note: o.note } : {}) };
+  const base = { verdict: v, cwd, durationMs: Math.round(performance.now() - t0), approval };
+  if (o.by === "cancel") {
+    return {
+      text: "The call was cancelled while the command waited for approval; the command was not run.",
+      isError: true,
+      structured: { status: "interrupted", ...base },
+    };
+  }
+  const lines: string[] = [];
+  if (o.by === "expiry") {
+    lines.push(`No one answered the approval request within ${expiryText(host.approvals.expiryMs)}, so it was denied. The command was not run.`);
+  } else if (o.by === "policy") {
+    lines.push('This sandbox refuses every command that needs approval (approver "deny"). The command was not run.');
+  } else if (o.by === "closed") {
+    lines.push("The sandbox was closed before the command was approved. The command was not run.");
+  } else {
+    const who = o.by === "function" ? "This sandbox's approver" : "A person";
+    lines.push(`${who} denied this command${o.by === "host" ? " (asked through the host application)" : ""}. It was not run.`);
+  }
+  lines.push(`It needed approval because: ${v.reason}`);
+  if (o.note) lines.push(`${o.by === "function" ? "Note from the approver" : "Note from the person"}: ${o.note}`);
+  else if (o.by === "ui" || o.by === "host" || o.by === "function") lines.push("Do not retry the same command; ask the person or do it another way.");
+  if (o.by === "policy" && v.hint) lines.push(`Hint: ${v.hint}`);
+  return { text: lines.join("\n"), isError: true, structured: { status: "denied", ...base } };
+}
+
+async function runWithCancel(host: ToolHost, call: CallInfo, start: () => Promise<ShellResult>): Promise<ShellResult> {
+  const signal = call.signal;
+  let settled = false;
+  const stop = async (): Promise<void> => {
+    // The command may still be on its way into the shell: try again until it is there to interrupt, or has ended.
+    while (!settled) {
+      const r = await host.session.interrupt();
+      if (r.error === undefined || settled) return;
+      await delay(20);
+    }
+  };
+  const onAbort = (): void => void stop();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await start();
+  } finally {
+    settled = true;
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): Promise<ToolOutcome> {
+  const t0 = performance.now();
+  const session = host.session;
+  const notes: string[] = [];
+  const timeout = effectiveTimeout(args.timeout);
+  if (timeout.note) notes.push(`Note: ${timeout.note}`);
+  const command = args.command;
+  const onOutput = call.onOutput;
+
+  if (call.signal?.aborted) {
+    return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd: session.cwd } };
+  }
+
+  if (args.is_input === true) {
+    if (args.run_in_background === true) notes.push("Note: run_in_background was ignored: is_input sends input to the running command.");
+    const r = await runWithCancel(host, call, () => session.input(command, { timeoutSec: timeout.sec, onOutput }));
+    const out = formatShellResult(r, [], notes);
+    out.structured.input = true;
+    return out;
+  }
+
+  if (command.trim() === "") {
+    const spec = toolSpec("bash")!;
+    return errorOutcome(
+      'Invalid arguments for bash: Parameter "command" is empty: give the command to run, or set is_input=true to wait ' +
+        `for a running command.\n${exampleCall(spec)}`,
+      { cwd: session.cwd },
+    );
+  }
+
+  const cwd = session.cwd;
+  const verdict = host.guard().check(command, { cwd });
+  call.record("verdict", { command, cwd, verdict });
+  if (verdict.decision === "deny") return blockedOutcome(verdict, cwd, t0);
+
+  const background = args.run_in_background === true;
+  let approvalLine: string | null = null;
+  let approval: Record<string, unknown> | undefined;
+  if (verdict.decision === "ask") {
+    const outcome = await host.approvals.request(
+      {
+        tool: "bash",
+        command,
+        cwd,
+        background,
+        verdict,
+        rule: verdict.rule,
+        reason: verdict.reason,
+        suggestedRule: suggestRuleFor(command),
+        ...(call.caller !== undefined ? { caller: call.caller } : {}),
+        callId: call.id,
+      },
+      { signal: call.signal, host: call.host },
+    );
+    approval = { id: outcome.id, decision: outcome.decision, by: outcome.by, ...(outcome.note ? { note: outcome.note } : {}) };
+    if (outcome.decision === "deny") return deniedOutcome(host, verdict, outcome, cwd, t0);
+    const who = outcome.by === "function" ? "this sandbox's approver" : "a person";
+    if (outcome.decision === "always") {
+      const rule = outcome.rule ?? suggestRuleFor(command);
+      approval.rule = rule;
+      await host.alwaysAllow(rule, {
+        command,
+        callId: call.id,
+        tool: "bash",
+        ...(call.caller !== undefined ? { caller: call.caller } : {}),
+        ...(outcome.id ? { approvalId: outcome.id } : {}),
+      });
+      approvalLine = `Approved by ${who}, who also allowed \`${rule}\` for the rest of this session.`;
+    } else {
+      approvalLine = `Approved by ${who} for this one run.`;
+    }
+    if (outcome.note) approvalLine += ` Their note: ${outcome.note}`;
+    if (call.signal?.aborted) {
+      return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd, verdict, approval } };
+    }
+  }
+
+  const lead = approvalLine !== null ? [approvalLine, ...notes] : notes;
+  if (background) {
+    try {
+      const job = await session.startJob(command);
+      const text = [
+        ...lead,
+        `Started background job ${job.id}: ${command.length > 200 ? command.slice(0, 199) + "…" : command} (cwd ${job.cwd}).`,
+        `Read its output with job_output {"id": "${job.id}", "wait": 5}; stop it with job_kill {"id": "${job.id}"}.`,
+      ].join("\n");
+      return {
+        text,
+        structured: { status: "running", jobId: job.id, cwd: job.cwd, verdict, durationMs: Math.round(performance.now() - t0), ...(approval ? { approval } : {}) },
+      };
+    } catch (err) {
+      const message = err instanceof JobError ? err.message : `The background job could not start: ${(err as Error).message}`;
+      return errorOutcome([...lead, message].join("\n"), { cwd, verdict, ...(approval ? { approval } : {}) });
+    }
+  }
+
+  const r = await runWithCancel(host, call, () => session.run(command, { timeoutSec: timeout.sec, onOutput }));
+  const out = formatShellResult(r, r.error === undefined ? capabilityHints(command, host.runtime.capabilities, r) : [], lead);
+  out.structured.verdict = verdict;
+  if (approval) out.structured.approval = approval;
+  return out;
+}

@@ -1,0 +1,77 @@
+// What a tool works with (given by the sandbox), what it returns, and small formatting helpers shared by the tools.
+
+import type { Guard } from "../guard/index.ts";
+import type { Runtime } from "../runtime/types.ts";
+import type { ShellSession } from "../shell/session.ts";
+import type { Approvals, HostApprover } from "./approvals.ts";
+
+/** The MCP CallToolResult shape: text for a model, isError, and the facts in structuredContent. */
+export interface CallToolResult {
+  content: Array<{ type: "text"; text: string }>;
+  isError?: boolean;
+  structuredContent: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export type ToolStatus = "completed" | "running" | "timeout" | "interrupted" | "blocked" | "denied" | "error";
+
+/** The sandbox's side of a tool call: the same for every call. */
+export interface ToolHost {
+  readonly runtime: Runtime;
+  readonly session: ShellSession;
+  /** The workspace's real path (symlinks resolved). */
+  readonly workspace: string;
+  /** The real path of /tmp (readable by the file tools). */
+  readonly tmp: string;
+  readonly approvals: Approvals;
+  /** The guard as it is now (it changes when "Always allow" adds a rule). */
+  guard(): Guard;
+  /** Adds an allow rule for the rest of the session (from an approval's "Always allow"). */
+  alwaysAllow(rule: string, from: { command: string; callId: string; caller?: string; tool: string; approvalId?: string }): Promise<void>;
+}
+
+/** One call's side. */
+export interface CallInfo {
+  id: string;
+  caller?: string;
+  signal?: AbortSignal;
+  onOutput?: (chunk: string) => void;
+  /** The caller's host approver (MCP elicitation), for approver "host". */
+  host?: HostApprover;
+  /** Adds an entry to the audit log, tagged with this call. */
+  record(type: string, data: Record<string, unknown>): void;
+}
+
+/** What a tool returns; tools/index.ts turns it into a CallToolResult. */
+export interface ToolOutcome {
+  text: string;
+  isError?: boolean;
+  structured: Record<string, unknown> & { status: ToolStatus };
+}
+
+export function errorOutcome(text: string, extra: Record<string, unknown> = {}): ToolOutcome {
+  return { text, isError: true, structured: { status: "error", ...extra } };
+}
+
+/** 1,234 B, 12.3 KB, 4.5 MB */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;
+}
+
+/** 850 ms, 3.2 s, 5 min */
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) {
+    const s = ms / 1000;
+    return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+  }
+  const min = ms / 60_000;
+  return `${Number.isInteger(min) ? min : min.toFixed(1)} min`;
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? word : many}`;
+}

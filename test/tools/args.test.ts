@@ -1,0 +1,207 @@
+// Tolerant tool arguments (seed 003): every case, pure (no runtime).
+
+import { describe, expect, it } from "vitest";
+import { joinCommandWords, parseToolArguments, type ParsedArguments } from "../../src/tools/args.ts";
+import { toolSpec } from "../../src/tools/specs.ts";
+
+const spec = (name: string) => toolSpec(name)!;
+
+function ok(p: ParsedArguments): Record<string, unknown> {
+  if (!p.ok) throw new Error(`expected ok, got: ${p.message}`);
+  return p.args;
+}
+
+function fail(p: ParsedArguments): Extract<ParsedArguments, { ok: false }> {
+  if (p.ok) throw new Error(`expected an error, got ${JSON.stringify(p.args)}`);
+  return p;
+}
+
+describe("arguments as an object or a JSON string", () => {
+  it("takes a plain object as it is, with nothing reported", () => {
+    const p = parseToolArguments(spec("bash"), { command: "ls -la", timeout: 30 });
+    expect(ok(p)).toEqual({ command: "ls -la", timeout: 30 });
+    expect(p.ignored).toEqual([]);
+    expect(p.repaired).toBeUndefined();
+  });
+
+  it("takes the raw JSON string a model produced, without calling it a repair", () => {
+    const p = parseToolArguments(spec("write_file"), '{"path": "a.txt", "content": "x\\ny\\n"}');
+    expect(ok(p)).toEqual({ path: "a.txt", content: "x\ny\n" });
+    expect(p.repaired).toBeUndefined();
+  });
+
+  it("decodes a JSON string that was encoded twice", () => {
+    const p = parseToolArguments(spec("bash"), JSON.stringify(JSON.stringify({ command: "pwd" })));
+    expect(ok(p)).toEqual({ command: "pwd" });
+  });
+
+  it("reads an empty string or null as no arguments (then names the missing parameter)", () => {
+    expect(fail(parseToolArguments(spec("bash"), "")).parameter).toBe("command");
+    expect(fail(parseToolArguments(spec("bash"), null)).parameter).toBe("command");
+    expect(ok(parseToolArguments(spec("list_dir"), ""))).toEqual({});
+  });
+});
+
+describe("broken JSON is repaired and the repair reported", () => {
+  it("raw newlines and unescaped double quotes inside a heredoc (seed 003)", () => {
+    const raw = '{"command": "cat > blog.py <<\'EOF\'\nprint("hi")\nx = {"a": 1}\nEOF"}';
+    const p = parseToolArguments(spec("bash"), raw);
+    expect(ok(p)).toEqual({ command: "cat > blog.py <<'EOF'\nprint(\"hi\")\nx = {\"a\": 1}\nEOF" });
+    expect(p.repaired?.object).toEqual({ command: "cat > blog.py <<'EOF'\nprint(\"hi\")\nx = {\"a\": 1}\nEOF" });
+    expect(p.repaired?.note).toMatch(/raw line breaks/);
+    expect(p.repaired?.note).toMatch(/unescaped double quotes/);
+  });
+
+  it("unescaped quotes in a file's content, with a second parameter after it", () => {
+    const raw = '{"path": "a.py", "content": "def f():\n\treturn "x"\n", "mode": "w"}';
+    const p = parseToolArguments(spec("write_file"), raw);
+    expect(ok(p)).toEqual({ path: "a.py", content: 'def f():\n\treturn "x"\n' });
+    expect(p.ignored).toEqual(["mode"]);
+    expect(p.repaired).toBeDefined();
+  });
+
+  it("JSON content with its own keys inside a broken string stays whole", () => {
+    const raw = '{"path": "package.json", "content": "{"name": "x", "version": "1.0.0"}"}';
+    const p = parseToolArguments(spec("write_file"), raw);
+    expect(ok(p)).toEqual({ path: "package.json", content: '{"name": "x", "version": "1.0.0"}' });
+  });
+
+  it("python -c with a dict inside unescaped quotes", () => {
+    const raw = '{"command": "python3 -c "import json; print(json.dumps({"a": 1}))""}';
+    expect(ok(parseToolArguments(spec("bash"), raw))).toEqual({ command: 'python3 -c "import json; print(json.dumps({"a": 1}))"' });
+  });
+
+  it("single quotes instead of double quotes", () => {
+    const p = parseToolArguments(spec("bash"), "{'command': 'ls -la', 'timeout': 60}");
+    expect(ok(p)).toEqual({ command: "ls -la", timeout: 60 });
+    expect(p.repaired?.note).toMatch(/single quotes/);
+  });
+
+  it("a trailing comma", () => {
+    const p = parseToolArguments(spec("read_file"), '{"path": "README.md", "limit": 10,}');
+    expect(ok(p)).toEqual({ path: "README.md", limit: 10 });
+    expect(p.repaired?.note).toMatch(/trailing comma/);
+  });
+
+  it("Python True, False and None", () => {
+    const p = parseToolArguments(spec("bash"), '{"command": "npm run dev", "run_in_background": True, "timeout": None}');
+    expect(ok(p)).toEqual({ command: "npm run dev", run_in_background: true });
+    expect(p.repaired?.note).toMatch(/Python True\/False\/None/);
+  });
+
+  it("a code fence around the JSON", () => {
+    const p = parseToolArguments(spec("bash"), '```json\n{"command": "git status"}\n```');
+    expect(ok(p)).toEqual({ command: "git status" });
+    expect(p.repaired?.note).toMatch(/code fence/);
+  });
+
+  it("an invented parameter next to a trailing comma stays a separate (ignored) parameter", () => {
+    const p = parseToolArguments(spec("bash"), '{"command": "echo hi", "cwd": "/tmp",}');
+    expect(ok(p)).toEqual({ command: "echo hi" });
+    expect(p.ignored).toEqual(["cwd"]);
+  });
+
+  it("a hopeless string is an error that names the problem and shows an example call", () => {
+    const p = fail(parseToolArguments(spec("bash"), "ls -la"));
+    expect(p.parameter).toBeNull();
+    expect(p.message).toMatch(/not a JSON object/);
+    expect(p.message).toContain('Example call: bash {"command":"ls -la src","timeout":60}');
+  });
+
+  it("an array instead of an object is an error", () => {
+    const p = fail(parseToolArguments(spec("read_file"), ["a.txt"]));
+    expect(p.message).toMatch(/must be a JSON object, not an array/);
+    expect(p.message).toContain("Example call: read_file");
+  });
+});
+
+describe("unknown and renamed parameters", () => {
+  it("ignores unknown parameters and reports them", () => {
+    const p = parseToolArguments(spec("write_file"), { path: "a", content: "b", overwrite: true, line_end: "\\n" });
+    expect(ok(p)).toEqual({ path: "a", content: "b" });
+    expect(p.ignored).toEqual(["overwrite", "line_end"]);
+  });
+
+  it("takes a well-known other name for an absent parameter and reports it", () => {
+    const p = parseToolArguments(spec("edit_file"), { file_path: "a.ts", old_string: "x", new_string: "y" });
+    expect(ok(p)).toEqual({ path: "a.ts", old_str: "x", new_str: "y" });
+    expect(p.renamed).toEqual({ file_path: "path", old_string: "old_str", new_string: "new_str" });
+  });
+
+  it("does not let another name override the real parameter", () => {
+    const p = parseToolArguments(spec("read_file"), { path: "a.ts", file_path: "b.ts" });
+    expect(ok(p)).toEqual({ path: "a.ts" });
+    expect(p.ignored).toEqual(["file_path"]);
+  });
+});
+
+describe("coercion where it is unambiguous", () => {
+  it('"60" becomes 60 and "true" becomes true', () => {
+    expect(ok(parseToolArguments(spec("bash"), { command: "x", timeout: "60", run_in_background: "true" }))).toEqual({
+      command: "x",
+      timeout: 60,
+      run_in_background: true,
+    });
+  });
+
+  it('"30s", "false", 1 and a numeric job id are read as meant', () => {
+    expect(ok(parseToolArguments(spec("job_output"), { id: 3, wait: "30s" }))).toEqual({ id: "3", wait: 30 });
+    expect(ok(parseToolArguments(spec("edit_file"), { path: "a", old_str: "x", new_str: "y", replace_all: "false" }))).toMatchObject({ replace_all: false });
+    expect(ok(parseToolArguments(spec("bash"), { command: "x", is_input: 1 }))).toMatchObject({ is_input: true });
+  });
+
+  it("a number that is not one is an error naming the parameter", () => {
+    const p = fail(parseToolArguments(spec("bash"), { command: "x", timeout: "soon" }));
+    expect(p.parameter).toBe("timeout");
+    expect(p.message).toMatch(/must be a number of seconds/);
+    expect(p.message).toContain("Example call: bash");
+  });
+
+  it("a boolean that is not one is an error", () => {
+    expect(fail(parseToolArguments(spec("bash"), { command: "x", is_input: "maybe" })).parameter).toBe("is_input");
+  });
+
+  it("content sent as a JSON object is written as JSON text, and said so", () => {
+    const p = parseToolArguments(spec("write_file"), { path: "p.json", content: { name: "x" } });
+    expect(ok(p)).toEqual({ path: "p.json", content: '{\n  "name": "x"\n}\n' });
+    expect(p.notes.join(" ")).toMatch(/written as JSON text/);
+  });
+});
+
+describe("a command sent as an array of words", () => {
+  it("is joined with shell quoting", () => {
+    const p = parseToolArguments(spec("bash"), { command: ["grep", "-rn", "hello world", "it's", "src/"] });
+    expect(ok(p).command).toBe("grep -rn 'hello world' 'it'\\''s' src/");
+    expect(p.notes[0]).toMatch(/joined/);
+  });
+
+  it("keeps lone operators as operators and a single element as the whole command", () => {
+    expect(joinCommandWords(["ls", "-la", "|", "wc", "-l"])).toBe("ls -la | wc -l");
+    expect(ok(parseToolArguments(spec("bash"), { command: ["cd src && npm test"] })).command).toBe("cd src && npm test");
+    expect(joinCommandWords(["echo", "", "$HOME"])).toBe("echo '' '$HOME'");
+  });
+
+  it("an array of non-strings is an error", () => {
+    const p = fail(parseToolArguments(spec("bash"), { command: [{ a: 1 }] }));
+    expect(p.parameter).toBe("command");
+    expect(p.message).toMatch(/must be a string with the shell command/);
+  });
+});
+
+describe("missing arguments", () => {
+  it("names the parameter, says what was wrong and shows a correct example call", () => {
+    const p = fail(parseToolArguments(spec("write_file"), { path: "a.txt" }));
+    expect(p.parameter).toBe("content");
+    expect(p.message).toMatch(/Parameter "content" is missing: a string is required/);
+    expect(p.message).toContain('Example call: write_file {"path":"src/hello.py","content":"print(\\"hello\\")\\n"}');
+    expect(p.message).toContain("write_file takes {path: string, content: string}");
+  });
+
+  it("a null required parameter is missing too", () => {
+    expect(fail(parseToolArguments(spec("job_kill"), { id: null })).message).toMatch(/"id" is missing \(it was null\)/);
+  });
+
+  it("bash with is_input and no command only waits: the command may be left out", () => {
+    expect(ok(parseToolArguments(spec("bash"), { is_input: true }))).toEqual({ command: "", is_input: true });
+  });
+});
