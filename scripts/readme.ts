@@ -41,7 +41,13 @@ export function renderLimits(): string {
   const rows = ["| module | limit | value |", "|---|---|---|"];
   for (const [group, value] of Object.entries(limits).sort(([a], [b]) => a.localeCompare(b))) {
     if (typeof value === "object" && value !== null) {
-      for (const [k, v] of Object.entries(value)) rows.push(`| ${group} | \`${k}\` | ${typeof v === "number" ? v.toLocaleString("en-US") : String(v)} |`);
+      const walk = (prefix: string, obj: object): void => {
+        for (const [k, v] of Object.entries(obj)) {
+          if (typeof v === "object" && v !== null) walk(`${prefix}${k}.`, v);
+          else rows.push(`| ${group} | \`${prefix}${k}\` | ${typeof v === "number" ? v.toLocaleString("en-US") : String(v)} |`);
+        }
+      };
+      walk("", value);
     } else rows.push(`| | \`${group}\` | ${String(value)} |`);
   }
   return rows.join("\n");
