@@ -279,3 +279,22 @@ describe("calls never throw for bad input", () => {
     await expect(sb.addRule("  ")).rejects.toThrow(TypeError);
   });
 });
+
+describe("a runtime whose shell reads one line at a time (jsh)", () => {
+  it("refuses a multi-line command before anything runs, and points to write_file", async () => {
+    const real = await createNodeRuntime();
+    // The node runtime, but claiming jsh's capabilities: no heredocs means one line at a time.
+    const lineAtATime = Object.create(real, { capabilities: { value: { ...real.capabilities, heredocs: false } } });
+    const sb = await createSandbox({ runtime: lineAtATime, approver: "deny" });
+    try {
+      const r = await sb.callTool("bash", { command: "echo one\necho two > /tmp/should-not-exist-$$" });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toContain("write_file");
+      expect(text(r)).not.toContain("one\n");
+      expect((await sb.callTool("bash", { command: "echo single line" })).content[0]!.text).toMatch(/^single line\n/);
+    } finally {
+      await sb.close();
+      await real.dispose();
+    }
+  });
+});

@@ -220,6 +220,16 @@ export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): 
     );
   }
 
+  // A shell without heredocs (jsh) reads one line at a time: the lines of a multi-line command would run as
+  // separate commands the session cannot follow. Refuse before anything runs.
+  if (!host.runtime.capabilities.heredocs && /\r|\n/.test(command.trim())) {
+    return errorOutcome(
+      "This runtime's shell runs one line at a time, so a multi-line command (a script, a heredoc) cannot run here. " +
+        "Write the script with write_file (e.g. /tmp/run.js) and run it with one line: node /tmp/run.js.",
+      { cwd: session.cwd },
+    );
+  }
+
   const cwd = session.cwd;
   const verdict = host.guard().check(command, { cwd });
   call.record("verdict", { command, cwd, verdict });
