@@ -10,6 +10,7 @@
 
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
+import { stats, type Stats } from "./stats.ts";
 import { createEmbeddedRuntime } from "../src/runtime/embedded/index.ts";
 import { createNodeRuntime } from "../src/runtime/node.ts";
 import type { Runtime } from "../src/runtime/types.ts";
@@ -26,30 +27,6 @@ export const benchRuntimes: BenchRuntime[] = [
   { name: "embedded", create: () => createEmbeddedRuntime() },
 ];
 
-export interface Stats {
-  runs: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  mean: number;
-  min: number;
-  max: number;
-}
-
-function stats(samples: number[]): Stats {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-  const round = (x: number): number => Math.round(x * 1000) / 1000;
-  return {
-    runs: s.length,
-    p50: round(at(0.5)),
-    p90: round(at(0.9)),
-    p99: round(at(0.99)),
-    mean: round(s.reduce((a, b) => a + b, 0) / s.length),
-    min: round(s[0] ?? NaN),
-    max: round(s[s.length - 1] ?? NaN),
-  };
-}
 
 /** `echo hi` through createShellSession on a runtime, after a warm-up; milliseconds per call. */
 export async function benchSession(create: () => Promise<Runtime>, runs: number): Promise<Stats> {
