@@ -37,6 +37,8 @@ export const SHELL = {
   startupTimeoutMs: 15_000,
   /** Commands longer than this are written to a file and sourced: a line editor reads typed input slowly. */
   largeCommandChars: 64 * 1024,
+  /** After clearing a person's half-typed line, the shell must be quiet this long before an agent's command goes in. */
+  personSettleMs: 100,
   /** Background jobs one sandbox may run at once. */
   maxJobs: 16,
   /** Lines of output a cursor-up can still edit (the agent terminal's rows); older lines are final. */

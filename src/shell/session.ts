@@ -488,6 +488,8 @@ class Session implements ShellSession {
   private finished: Promise<ShellResult> | null = null;
   private closed = false;
   private conditions = new Set<Condition>();
+  /** When the shell last printed anything. */
+  private lastDataAt = 0;
   private readonly rawListeners = new Set<(chunk: string) => void>();
   private readonly stateListeners = new Set<(state: ShellState) => void>();
   private lastStateKey = "";
@@ -584,9 +586,20 @@ class Session implements ShellSession {
     }
     if (this.personDirty) {
       // A half-typed line from the person: C-c discards it (also a PS2 continuation) and brings a fresh prompt.
+      // A line the person just entered may bring a prompt of its own first, and the C-c's exit marker after it:
+      // wait until the shell has settled, or that marker would be taken for the end of the agent's command.
       this.atPrompt = false;
       this.proc?.write("\x03");
       this.personDirty = false;
+      await this.waitFor(() => this.atPrompt || this.shell !== "ready", 5_000);
+      await this.quiet(SHELL.personSettleMs, 5 * SHELL.personSettleMs);
+      if (this.personBusy) {
+        this.active = null;
+        return this.refusal(
+          t0,
+          "A command typed by the person at the terminal is still running, so this command was NOT run. Try again when it has finished.",
+        );
+      }
     }
     // Wait for the prompt (not there after 5 s: type anyway, as a person would), then, with a line editor that uses
     // bracketed paste, for the switch that says it reads in raw mode (typed before that, the tty is still cooked).
@@ -843,6 +856,7 @@ class Session implements ShellSession {
 
   private onData(proc: TerminalProcess, chunk: string): void {
     if (proc !== this.proc) return;
+    this.lastDataAt = now();
     for (const listener of this.rawListeners) safely(() => listener(chunk));
     for (const ev of this.scanner.push(chunk)) {
       if (ev.type === "text") this.onText(ev.text);
@@ -1336,6 +1350,16 @@ class Session implements ShellSession {
   }
 
   // ------------------------------------------------------------------------------------------------ waiting
+
+  /** Resolves once the shell has printed nothing for `ms`, or after `maxMs` at the latest. */
+  private async quiet(ms: number, maxMs: number): Promise<void> {
+    const deadline = now() + maxMs;
+    for (;;) {
+      const left = Math.min(this.lastDataAt + ms, deadline) - now();
+      if (left <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, left));
+    }
+  }
 
   private waitFor(test: () => boolean, ms: number): Promise<boolean> {
     if (test()) return Promise.resolve(true);

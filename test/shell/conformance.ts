@@ -348,6 +348,18 @@ export function conformanceSuite(
       expect(first.at).toBeLessThan(seen.find((x) => x.chunk.includes("second"))!.at - 500);
     });
 
+    test("a person's Enter or half-typed line just before an agent's command does not shift the results", async () => {
+      const s = await open();
+      s.writeFromPerson("\r");
+      const first = await s.run("echo hi");
+      expect([first.output, first.exitCode]).toEqual(["hi\n", 0]);
+      s.writeFromPerson("echo half-typed");
+      const second = await s.run("echo again");
+      expect([second.output, second.exitCode]).toEqual(["again\n", 0]);
+      const third = await s.run("echo third");
+      expect([third.output, third.exitCode]).toEqual(["third\n", 0]);
+    });
+
     test("keystrokes from a person wait until the agent's command is done", async () => {
       const s = await open();
       const raw: string[] = [];
