@@ -15,6 +15,18 @@ export default defineConfig({
   server: { headers: isolation, port: 5173 },
   preview: { headers: isolation, port: 4173 },
   worker: { format: "es" },
+  // Pre-bundled up front: discovered later, Vitest's browser mode would reload mid-run.
+  optimizeDeps: {
+    include: [
+      "@modelcontextprotocol/sdk/client/index.js",
+      "@modelcontextprotocol/sdk/server/index.js",
+      "@modelcontextprotocol/sdk/types.js",
+      "just-bash/browser",
+      "web-tree-sitter",
+      "jsonrepair",
+      "zod",
+    ],
+  },
   // just-bash's browser build imports node:zlib (just-bash#81): gzip and friends then say they are not available.
   resolve: { alias: { "node:zlib": fileURLToPath(new URL("./src/runtime/embedded/zlib-shim.ts", import.meta.url)) } },
   build: {

@@ -74,8 +74,13 @@ class Term {
 
   /** Runs a command line (as a paste, like the session engine does) and returns its output, exit code and cwd. */
   async run(command: string, timeoutMs?: number): Promise<{ output: string; code: number; cwd: string; raw: string }> {
-    const raw = await this.type(`\x1b[200~${command}\x1b[201~\r`, timeoutMs);
     const n = this.nonce;
+    const from = this.raw.length;
+    this.proc.write(`\x1b[200~${command}\x1b[201~\r`);
+    // The end is our exit marker (with the nonce) and a prompt after it: a prompt the command prints itself is not.
+    const ended = new RegExp(`\x1b\\]654;exit=${n}:-?\\d+\x07[\\s\\S]*\x1b\\]654;prompt\x07`);
+    await this.waitFor((all) => ended.test(all.slice(from)), timeoutMs);
+    const raw = this.raw.slice(from);
     const start = raw.indexOf(`\x1b]654;start=${n}\x07`);
     const exit = new RegExp(`\x1b\\]654;exit=${n}:(-?\\d+)\x07`).exec(raw);
     const cwd = new RegExp(`\x1b\\]654;cwd=${n}:([^\x07]*)\x07`).exec(raw);
