@@ -8,7 +8,9 @@ import { copyTree, type SyntaxNode } from "./tree.ts";
 import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, programName, programSource, SHELLS, unwrap } from "./commands.ts";
 import { resolvePath } from "./paths.ts";
-import { parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
+import { EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
+
+const EXPANSION = new RegExp(`${EXPANSION_OPEN}([^${EXPANSION_CLOSE}]*)${EXPANSION_CLOSE}`, "g");
 
 export interface AnalyzeOptions {
   cwd: string;
@@ -249,16 +251,28 @@ export class ScriptAnalyzer {
         const pc = st.commands[index]!;
         const c: Ctx = size > 1 ? { ...ctx, scope: fork(ctx.scope), pipeline: { id, index, size }, background: st.background } : st.background ? { ...ctx, background: true } : ctx;
         const argv: Word[] = [];
-        for (const w of pc.words) argv.push(this.plainWord(w));
+        for (const w of pc.words) argv.push(this.plainWord(w, c.scope));
         const redirects: Redirect[] = [];
-        for (const r of pc.redirects) redirects.push({ op: r.op, fd: r.fd, target: this.plainWord(r.target) });
+        for (const r of pc.redirects) redirects.push({ op: r.op, fd: r.fd, target: this.plainWord(r.target, c.scope) });
         this.finish(this.makeCommand(pc.text, argv, redirects, c, script), c, script, options, stages);
       }
     }
   }
 
-  private plainWord(w: PlainWord): Word {
-    return { raw: w.raw, value: w.tilde ? this.home + w.value.slice(1) : w.value, dynamic: false, glob: w.glob };
+  private plainWord(w: PlainWord, scope: Scope): Word {
+    let value = w.tilde ? this.home + w.value.slice(1) : w.value;
+    let dynamic = false;
+    if (value.includes(EXPANSION_OPEN)) {
+      value = value.replace(EXPANSION, (_m, name: string) => {
+        if (name === "HOME") return scope.vars.get("HOME") ?? this.home;
+        if (name === "PWD") return scope.cwd ?? DYN;
+        const known = /^[A-Za-z_]/.test(name) ? scope.vars.get(name) : undefined;
+        if (known !== undefined) return known;
+        dynamic = true;
+        return DYN;
+      });
+    }
+    return { raw: w.raw, value, dynamic: dynamic || value.includes(DYN), glob: w.glob };
   }
 
   private makeCommand(text: string, argv: Word[], redirects: Redirect[], ctx: Ctx, script: Script): Command {
@@ -555,10 +569,20 @@ export class ScriptAnalyzer {
           const base = n.startIndex;
           for (const c of n.children) {
             if (c.startIndex > pos) out += unescape(text.slice(pos - base, c.startIndex - base), inner || quoted);
-            if (c.isNamed) out += visit(c, inner || quoted);
-            else if (c.type === '"' && c.endIndex - c.startIndex > 1) {
-              // tree-sitter folds whitespace before a closing quote into the quote token (`" "`).
+            if (c.isNamed) {
+              // Inside quotes tree-sitter folds whitespace before `$x` or `$(…)` into that node (`" $x"`).
+              if (inner && c.type !== "string_content" && c.type !== "heredoc_content") out += /^\s*/.exec(c.text)![0];
+              out += visit(c, inner || quoted);
+            } else if (c.type === '"' && c.endIndex - c.startIndex > 1) {
+              // …and whitespace before a closing quote into the quote token (`" "`).
               out += unescape(c.text.slice(0, -1), true);
+            } else if (c.type === "$") {
+              // A lone `$` is itself; `$$` (the shell's pid) comes as one unnamed token.
+              if (c.text === "$") out += "$";
+              else {
+                dynamic = true;
+                out += DYN;
+              }
             } else if (c.type !== '"' && c.type !== '$"' && n.type !== "heredoc_body") out += c.type;
             pos = c.endIndex;
           }

@@ -40,6 +40,26 @@ function isWordChar(c: string): boolean {
   return WORD_CHAR.test(c) || c.charCodeAt(0) > 127;
 }
 
+/** Marks an expansion inside a plain word's value: EXPANSION_OPEN + name + EXPANSION_CLOSE. */
+export const EXPANSION_OPEN = "\u0001";
+export const EXPANSION_CLOSE = "\u0002";
+
+/** `$NAME`, `${NAME}` or a special parameter (`$1`, `$?`, `$@`, …) at `at`; null for anything else. */
+function readExpansion(source: string, at: number): { text: string; end: number } | null {
+  const next = source[at + 1] ?? "";
+  if (/[A-Za-z_]/.test(next)) {
+    let end = at + 2;
+    while (end < source.length && /[A-Za-z0-9_]/.test(source[end]!)) end++;
+    return { text: EXPANSION_OPEN + source.slice(at + 1, end) + EXPANSION_CLOSE, end };
+  }
+  if (next === "{") {
+    const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(source.slice(at + 1, at + 260));
+    return m ? { text: EXPANSION_OPEN + m[1] + EXPANSION_CLOSE, end: at + 1 + m[0].length } : null;
+  }
+  if (/[0-9@*#?$!]/.test(next)) return { text: EXPANSION_OPEN + next + EXPANSION_CLOSE, end: at + 2 };
+  return null;
+}
+
 export function parsePlain(source: string): PlainStatement[] | null {
   return new PlainLexer(source).run();
 }
@@ -80,8 +100,20 @@ class PlainLexer {
           if (d === undefined) return null;
           if (d === '"') break;
           if (d === "`") return null;
-          // `$` before a name, `{`, `(` or a special parameter expands; before `/`, `"` or a space it is literal.
-          if (d === "$" && !/[\s/"'.,:;=+%^~-]/.test(source[j + 1] ?? "")) return null;
+          if (d === "$") {
+            // `$NAME`, `${NAME}` and special parameters expand (resolved later, or unknown); before `/`, `"` or a
+            // space `$` is itself; anything else (`$(…)`, `${X:-y}`) is tree-sitter's.
+            if (/[\s/"'.,:;=+%^~-]/.test(source[j + 1] ?? "")) {
+              inner += d;
+              j++;
+              continue;
+            }
+            const x = readExpansion(source, j);
+            if (!x) return null;
+            inner += x.text;
+            j = x.end;
+            continue;
+          }
           if (d === "\\") {
             const e = source[j + 1];
             if (e === undefined || e === "\n") return null;
@@ -94,6 +126,11 @@ class PlainLexer {
         }
         value += inner;
         i = j + 1;
+      } else if (c === "$") {
+        const x = readExpansion(source, i);
+        if (!x) return null;
+        value += x.text;
+        i = x.end;
       } else if (c === "\\") {
         // Escapes tree-sitter reads as bash does: `\;` `\(` `\)` `\!` as whole words (find), `\*` `\?` `\.` in words.
         const e = source[i + 1];
@@ -102,8 +139,8 @@ class PlainLexer {
         value += e;
         i += 2;
       } else if (c === "{") {
-        // `{}` (find -exec) as a whole word is plain; braces anywhere else may expand: tree-sitter's side.
-        if (i !== start || source[i + 1] !== "}" || !/^[\s;|&]?$/.test(source[i + 2] ?? "")) return null;
+        // An empty `{}` (find -exec, xargs -I{}) never expands; any other brace may: tree-sitter's side.
+        if (source[i + 1] !== "}") return null;
         value += "{}";
         i += 2;
       } else if (isWordChar(c)) {

@@ -59,7 +59,7 @@ describe("plain-command fast path", () => {
   });
 
   it.each([
-    "echo $HOME", "echo `id`", "echo \\\n x", "f() { ls; }", "ls # c", "a=1 ls", "x=1", "if true; then ls; fi", "ls &&", "ls |", "| ls",
+    "echo $(id)", "echo `id`", "echo \\\n x", "f() { ls; }", "ls # c", "a=1 ls", "x=1", "if true; then ls; fi", "ls &&", "ls |", "| ls",
     "ls ;;", "echo 'oops", "cat <<EOF\nx\nEOF", "cat <(ls)", "ls\nls", "echo {a,b}", "! ls", "[[ -f x ]]", "ls |& cat", "~user/x", "(ls)",
   ])("hands %j to tree-sitter", (command) => {
     expect(parsePlain(command)).toBeNull();
@@ -82,6 +82,10 @@ describe("plain-command fast path", () => {
   const TREE_SITTER_MISPARSES = new Map([
     // tree-sitter reads `find {} … | b | c && d` as `find {} … | (b | c && d)`; bash: `(find … | b | c) && d`.
     ["find {} -type f -depth 1 -print0 -perm +0111 | xargs -n1 -0 basename | sort -r && echo", "pipeline precedence"],
+    // tree-sitter splits `$DBA/$ORACLE_SID/…` into two words after `$DBA/$`; bash reads one word.
+    ["find $DBA/$ORACLE_SID/bdump/*.trc -mtime +7 -exec rm {} \\;", "word split at $ORACLE_SID"],
+    ["find $DBA/$ORACLE_SID/bdump/*.trc -mtime +7", "word split at $ORACLE_SID"],
+    ["find $DBA/$ORACLE_SID/bdump/*.trc -mtime -1 -print >> /tmp/trace_list.lst", "word split at $ORACLE_SID"],
   ]);
 
   it("follows bash where tree-sitter does not: a pipeline before && stays one pipeline", () => {

@@ -143,7 +143,7 @@ export const LAYER1: RuleRow[] = [
     examples: ["dd if=/dev/zero of=/dev/sda", "dd of=/dev/nvme0n1 if=x.img", "echo x > /dev/sda", "cat img > /dev/hda1", "cp disk.img /dev/sdb", "echo 1 | tee /dev/mem", "dd if=x of=/dev/disk0"],
     nearMisses: ["dd if=/dev/zero of=./blank.img bs=1M count=1", "echo x > /dev/null", "cat /dev/urandom | head -c 10", "dd if=/dev/sda of=/dev/null count=1", "ls /dev/sda"],
     match(cmd, eff, env) {
-      const targets = [...redirectWrites(cmd), ...env.files(cmd).writes];
+      const targets = env.writes(cmd);
       for (const t of targets) {
         if (t.dynamic) continue;
         if (DEVICE.test(t.value)) return { detail: t.value };

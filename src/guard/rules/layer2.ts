@@ -2,15 +2,15 @@
 // against the working directory, `..` and `~` first, so that `cd .. && rm x` and `../../etc` are seen
 // for what they are.
 
-import type { Command } from "../facts.ts";
+import type { Command, Word } from "../facts.ts";
 import { parseArgs } from "../commands.ts";
 import { isInside } from "../paths.ts";
 import { redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 const READABLE_DEVICES = /^\/dev\/(?:null|zero|stdin|tty|random|urandom|fd\/\d+)$|^\/proc\/self\//;
 
-function writes(cmd: Command, env: RuleEnv) {
-  return [...redirectWrites(cmd), ...env.files(cmd).writes];
+function writes(cmd: Command, env: RuleEnv): readonly Word[] {
+  return env.writes(cmd);
 }
 
 export const LAYER2: RuleRow[] = [

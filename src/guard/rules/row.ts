@@ -17,6 +17,8 @@ export interface RuleEnv {
   effective(cmd: Command): Effective;
   /** What the effective command writes, reads and deletes (memoized). */
   files(cmd: Command): FileOperands;
+  /** Every file the command writes: its redirects and its program's operands (memoized). */
+  writes(cmd: Command): Word[];
   /** Commands running inside $(…)/<(…) of `cmd`, at any depth. */
   owned(cmd: Command): Command[];
   /** Earlier stages of the pipeline `cmd` is in. */
@@ -68,7 +70,18 @@ export type Resolved =
   | { kind: "unknown"; prefix: string | null };
 
 /** Where a word points, as far as the guard can tell. `/etc/$X` is still known to be under /etc. */
+// Several rules resolve the same word: remember the last answer per word (words are facts, never changed).
+const resolved = new WeakMap<Word, { cwd: string | null; result: Resolved }>();
+
 export function resolveWord(word: Word, cwd: string | null): Resolved {
+  const hit = resolved.get(word);
+  if (hit && hit.cwd === cwd) return hit.result;
+  const result = resolveUncached(word, cwd);
+  resolved.set(word, { cwd, result });
+  return result;
+}
+
+function resolveUncached(word: Word, cwd: string | null): Resolved {
   const v = word.value;
   const dyn = v.indexOf(DYN);
   if (dyn >= 0) {
@@ -103,6 +116,7 @@ export function redirectReads(cmd: Command): Word[] {
 export function makeEnv(script: Script, workspace: string, home: string, policy: Policy): RuleEnv {
   const eff = new Map<number, Effective>();
   const files = new Map<number, FileOperands>();
+  const writes = new Map<number, Word[]>();
   let ownedBy: Map<number, Command[]> | null = null;
   const owners = () => {
     if (ownedBy) return ownedBy;
@@ -131,6 +145,11 @@ export function makeEnv(script: Script, workspace: string, home: string, policy:
       let f = files.get(cmd.id);
       if (!f) files.set(cmd.id, (f = fileOperands(this.effective(cmd))));
       return f;
+    },
+    writes(cmd) {
+      let w = writes.get(cmd.id);
+      if (!w) writes.set(cmd.id, (w = [...redirectWrites(cmd), ...this.files(cmd).writes]));
+      return w;
     },
     owned: (cmd) => owners().get(cmd.id) ?? [],
     upstream: (cmd) =>
