@@ -5,11 +5,12 @@
 // Needs (1) the playground to serve the API: src/main.ts (or src/ui, which it loads) calls serveSandbox,
 // and (2) the build to include the host page: vite.config.ts build.rollupOptions.input gets
 // `host: examples/host.html`. Until both hold, the tests are skipped with the reason.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import { extname, join, normalize } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test, type Frame, type Page } from "@playwright/test";
+import { staticServer } from "../scripts/static-server.ts";
 import { PORT } from "../playwright.config.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -31,35 +32,6 @@ const MISSING_API =
   "serveSandbox(sandbox, { origins: new URLSearchParams(location.search).get(\"origins\"), onEvent }) once the sandbox is ready";
 const MISSING_HOST = "the build has no examples/host.html: add `host: examples/host.html` to build.rollupOptions.input in vite.config.ts";
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".mjs": "text/javascript",
-  ".css": "text/css",
-  ".json": "application/json",
-  ".map": "application/json",
-  ".wasm": "application/wasm",
-  ".svg": "image/svg+xml",
-};
-
-/** The host page's origin: dist/ served plainly (no isolation headers: an ordinary web page). */
-function staticServer(root: string, port: number): Promise<Server> {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-    let file = join(root, path);
-    if (!file.startsWith(root) || !existsSync(file)) {
-      res.writeHead(404).end("not found");
-      return;
-    }
-    if (statSync(file).isDirectory()) file = join(file, "index.html");
-    res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" });
-    res.end(readFileSync(file));
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "localhost", () => resolve(server));
-  });
-}
 
 function hostUrl(sandboxQuery: string): string {
   return `${HOST}/examples/host.html?sandbox=${encodeURIComponent(`${SANDBOX}/?${sandboxQuery}`)}`;
