@@ -182,9 +182,16 @@ export class ScriptAnalyzer {
           pushChildren(node.children, { ...ctx, scope: fork(ctx.scope) });
           break;
         case "command_substitution":
-        case "process_substitution":
+        case "process_substitution": {
+          // tree-sitter reads `a` `b` as ONE substitution "a` `b"; judging that would miss b entirely. Fail closed.
+          const text = node.text;
+          if (text.startsWith("`") && /(?<!\\)`/.test(text.slice(1, -1))) {
+            script.incomplete ??= "two backtick substitutions in one command are misread by the parser: write them as $(…) instead";
+            break;
+          }
           pushChildren(node.children, { ...ctx, scope: fork(ctx.scope), pipeline: null, background: false });
           break;
+        }
         case "function_definition": {
           const nameNode = node.childForFieldName("name");
           const name = nameNode?.text ?? "";
@@ -254,7 +261,13 @@ export class ScriptAnalyzer {
         for (const w of pc.words) argv.push(this.plainWord(w, c.scope));
         const redirects: Redirect[] = [];
         for (const r of pc.redirects) redirects.push({ op: r.op, fd: r.fd, target: this.plainWord(r.target, c.scope) });
-        this.finish(this.makeCommand(pc.text, argv, redirects, c, script), c, script, options, stages);
+        const fact = this.makeCommand(pc.text, argv, redirects, c, script);
+        // Substitutions run as commands of their own, owned by this one, in source order, and (as on the tree
+        // path) in the state from before the command (a `cd $(…)` has not happened for them).
+        const withSubs = [...pc.words, ...pc.redirects.map((r) => r.target)].filter((w) => w.subs.length > 0).sort((a, b) => a.start - b.start);
+        const subCtx: Ctx | null = withSubs.length ? { ...c, scope: fork(c.scope), owner: fact, pipeline: null, background: false } : null;
+        this.finish(fact, c, script, options, stages);
+        for (const w of withSubs) for (const sub of w.subs) this.walkPlain(sub, { ...subCtx!, scope: fork(subCtx!.scope) }, script, options);
       }
     }
   }
@@ -264,6 +277,10 @@ export class ScriptAnalyzer {
     let dynamic = false;
     if (value.includes(EXPANSION_OPEN)) {
       value = value.replace(EXPANSION, (_m, name: string) => {
+        if (name === "$(" || name === "`") {
+          dynamic = true;
+          return DYN;
+        }
         if (name === "HOME") return scope.vars.get("HOME") ?? this.home;
         if (name === "PWD") return scope.cwd ?? DYN;
         const known = /^[A-Za-z_]/.test(name) ? scope.vars.get(name) : undefined;

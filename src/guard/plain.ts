@@ -10,6 +10,10 @@ export interface PlainWord {
   glob: boolean;
   /** Unquoted leading `~` or `~/`: the home directory. */
   tilde: boolean;
+  /** Where the word starts in the source (to keep substitutions in source order). */
+  start: number;
+  /** Commands of its `$(…)` and backtick substitutions, each parsed as a plain script of its own. */
+  subs: PlainStatement[][];
 }
 
 export interface PlainRedirect {
@@ -60,6 +64,42 @@ function readExpansion(source: string, at: number): { text: string; end: number 
   return null;
 }
 
+/**
+ * `$(…)` at `at` whose contents are themselves plain: the parsed contents and where it ends. The closing
+ * parenthesis is found past quoted text and nested parentheses; `$((…))` arithmetic is not taken.
+ */
+function readSubstitution(source: string, at: number): { statements: PlainStatement[]; end: number } | null {
+  if (source[at + 2] === "(") return null;
+  let depth = 1;
+  let j = at + 2;
+  while (j < source.length) {
+    const c = source[j]!;
+    if (c === "'") {
+      const close = source.indexOf("'", j + 1);
+      if (close < 0) return null;
+      j = close + 1;
+      continue;
+    }
+    if (c === '"') {
+      let k = j + 1;
+      while (k < source.length && source[k] !== '"') k += source[k] === "\\" ? 2 : 1;
+      if (k >= source.length) return null;
+      j = k + 1;
+      continue;
+    }
+    if (c === "\\") {
+      j += 2;
+      continue;
+    }
+    if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) break;
+    j++;
+  }
+  if (depth !== 0) return null;
+  const statements = parsePlain(source.slice(at + 2, j));
+  return statements ? { statements, end: j + 1 } : null;
+}
+
 export function parsePlain(source: string): PlainStatement[] | null {
   return new PlainLexer(source).run();
 }
@@ -85,6 +125,7 @@ class PlainLexer {
     const start = i;
     let value = "";
     let glob = false;
+    const subs: PlainStatement[][] = [];
     while (i < n) {
       const c = source[i]!;
       if (c === "'") {
@@ -108,6 +149,14 @@ class PlainLexer {
               j++;
               continue;
             }
+            if (source[j + 1] === "(") {
+              const sub = readSubstitution(source, j);
+              if (!sub) return null;
+              subs.push(sub.statements);
+              inner += EXPANSION_OPEN + "$(" + EXPANSION_CLOSE;
+              j = sub.end;
+              continue;
+            }
             const x = readExpansion(source, j);
             if (!x) return null;
             inner += x.text;
@@ -126,6 +175,24 @@ class PlainLexer {
         }
         value += inner;
         i = j + 1;
+      } else if (c === "`" && i !== start) {
+        return null;
+      } else if (c === "$" && source[i + 1] === "(") {
+        const sub = readSubstitution(source, i);
+        if (!sub) return null;
+        subs.push(sub.statements);
+        value += EXPANSION_OPEN + "$(" + EXPANSION_CLOSE;
+        i = sub.end;
+      } else if (c === "`" && i === start) {
+        // Only a whole word: tree-sitter splits a word before a backtick in its middle, where bash does not.
+        const close = source.indexOf("`", i + 1);
+        const inner = close < 0 ? null : source.slice(i + 1, close);
+        // Backslashes inside backticks are special; those go to tree-sitter.
+        const statements = inner === null || inner.includes("\\") ? null : parsePlain(inner);
+        if (!statements) return null;
+        subs.push(statements);
+        value += EXPANSION_OPEN + "`" + EXPANSION_CLOSE;
+        i = close + 1;
       } else if (c === "$") {
         const x = readExpansion(source, i);
         if (!x) return null;
@@ -157,7 +224,7 @@ class PlainLexer {
       if (raw === "~" || raw.startsWith("~/")) tilde = true;
       else return null; // ~user, ~+ and friends: tree-sitter's side
     }
-    return { raw, value, glob, tilde };
+    return { raw, value, glob, tilde, start, subs };
   }
 
   private endCommand(): boolean {

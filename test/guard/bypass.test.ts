@@ -73,6 +73,11 @@ const VARIANTS: Record<string, [string, string][]> = {
     ["cat <<EOF\n$(rm -rf /)\nEOF", "recursive-delete-root"],
     ["[ -n \"$(shutdown now)\" ]", "system-power"],
     ["$(echo rm) -rf /", "dynamic-command"],
+    // tree-sitter merges two backtick substitutions into one; the fast path reads them as bash does…
+    ["echo `whoami` `rm -rf /`", "recursive-delete-root"],
+    // …and where the fast path cannot take the command, the guard refuses rather than misjudge it.
+    ["echo `id` `sudo reboot`; echo $((1))", "too-complex"],
+    ["echo `id` `ls`; echo $((1))", "too-complex"],
   ],
   chaining: [
     ["ls && rm -rf /", "recursive-delete-root"],

@@ -18,6 +18,7 @@ beforeAll(async () => {
 function facts(script: Script) {
   return {
     problem: script.problem !== null,
+    incomplete: script.incomplete !== null,
     commands: script.commands.map((c) => ({
       argv: c.argv.map((w) => [w.raw, w.value, w.dynamic, w.glob]),
       redirects: c.redirects.map((r) => [r.op, r.fd, r.target?.value ?? null, r.body?.text ?? null]),
@@ -59,7 +60,7 @@ describe("plain-command fast path", () => {
   });
 
   it.each([
-    "echo $(id)", "echo `id`", "echo \\\n x", "f() { ls; }", "ls # c", "a=1 ls", "x=1", "if true; then ls; fi", "ls &&", "ls |", "| ls",
+    "echo $((1+2))", "echo a`id`", "echo $(cat <<EOF\nx\nEOF\n)", "echo \\\n x", "f() { ls; }", "ls # c", "a=1 ls", "x=1", "if true; then ls; fi", "ls &&", "ls |", "| ls",
     "ls ;;", "echo 'oops", "cat <<EOF\nx\nEOF", "cat <(ls)", "ls\nls", "echo {a,b}", "! ls", "[[ -f x ]]", "ls |& cat", "~user/x", "(ls)",
   ])("hands %j to tree-sitter", (command) => {
     expect(parsePlain(command)).toBeNull();
@@ -100,6 +101,11 @@ describe("plain-command fast path", () => {
       if (!parsePlain(command) || TREE_SITTER_MISPARSES.has(command)) continue;
       accepted++;
       const { fast, tree } = both(command);
+      // Two backtick substitutions in one command: tree-sitter merges them, so the tree path refuses to judge.
+      if (tree.incomplete && command.split("`").length > 3) {
+        expect(fast.incomplete).toBe(false);
+        continue;
+      }
       expect({ command, ...fast }).toEqual({ command, ...tree });
     }
     console.log(`fast path took ${accepted} of ${lines.length} NL2Bash commands`);
