@@ -480,6 +480,8 @@ class Session implements ShellSession {
   // The person at the terminal.
   private personBusy = false;
   private personDirty = false;
+  /** The person pressed Enter since the last prompt: a continuation line (PS2) may be open. */
+  private personEntered = false;
   private personQueue: string[] = [];
   private personQueued = 0;
 
@@ -583,6 +585,12 @@ class Session implements ShellSession {
         t0,
         "A command typed by the person at the terminal is still running, so this command was NOT run. Try again when it has finished.",
       );
+    }
+    if (this.personDirty && !this.personEntered && this.runtime.kind === "node") {
+      // Only typed, never entered: readline's C-e C-u clears the line with no signal, so no new prompt and no
+      // flushed input (a C-c makes the tty discard what is queued, and readline set itself up again).
+      this.proc?.write("\x05\x15");
+      this.personDirty = false;
     }
     if (this.personDirty) {
       // A half-typed line from the person: C-c discards it (also a PS2 continuation) and brings a fresh prompt.
@@ -719,6 +727,7 @@ class Session implements ShellSession {
     }
     if (this.proc === null || this.shell !== "ready") return;
     this.personDirty = true;
+    if (/[\r\n]/.test(data)) this.personEntered = true;
     this.proc.write(data);
   }
 
@@ -977,6 +986,7 @@ class Session implements ShellSession {
 
   private onPromptMarker(): void {
     this.atPrompt = true;
+    this.personEntered = false;
     this.pasteOn = false; // the line editor switches it on again when it starts reading
     const a = this.active;
     if (a !== null) {
@@ -1346,6 +1356,7 @@ class Session implements ShellSession {
     this.personQueue = [];
     this.personQueued = 0;
     this.personDirty = true;
+    if (/[\r\n]/.test(data)) this.personEntered = true;
     this.proc.write(data);
   }
 
