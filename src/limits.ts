@@ -39,6 +39,12 @@ export const SHELL = {
   largeCommandChars: 64 * 1024,
   /** After clearing a person's half-typed line, the shell must be quiet this long before an agent's command goes in. */
   personSettleMs: 100,
+  /** A person's keystrokes kept while an agent's command runs; more are dropped. */
+  maxPersonQueueChars: 64 * 1024,
+  /** Ended background jobs remembered (for job_output after the end). */
+  maxEndedJobs: 64,
+  /** After a job's end marker, how long its last output may still arrive. */
+  jobSettleMs: 100,
   /** Background jobs one sandbox may run at once. */
   maxJobs: 16,
   /** Lines of output a cursor-up can still edit (the agent terminal's rows); older lines are final. */

@@ -13,7 +13,7 @@ import { compileRules, matchUserRules, presetDecision, ruleSubject, suggestRule,
 import { LAYER0 } from "./rules/layer0.ts";
 import { LAYER1 } from "./rules/layer1.ts";
 import { LAYER2 } from "./rules/layer2.ts";
-import { knownSafe, LAYER3 } from "./rules/layer3.ts";
+import { LAYER3 } from "./rules/layer3.ts";
 import { makeEnv, type RuleEnv, type RuleRow } from "./rules/row.ts";
 import type { CheckContext, Decision, Guard, GuardOptions, Layer, Policy, Verdict } from "./types.ts";
 
@@ -193,4 +193,3 @@ export function suggestRuleFor(command: string): string {
   return suggestRule(command.trim().split(/\s*(?:&&|\|\||;|\|)\s*/)[0] ?? command);
 }
 
-export { knownSafe };

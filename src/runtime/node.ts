@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { SHELL } from "../limits.ts";
 import type {
   Capabilities,
   DirEntry,
@@ -439,8 +440,8 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
         "exit $__ss_ec\n";
       const p = pty.spawn(bash, ["--noprofile", "--norc", "-c", script, "sandshell-job"], {
         name: "xterm-256color",
-        cols: 200,
-        rows: 50,
+        cols: SHELL.agentCols,
+        rows: SHELL.agentRows,
         cwd,
         env: { ...baseEnv, ...(opts.env ?? {}) },
         encoding: null,

@@ -155,8 +155,8 @@ export class JobManager {
   ) {
     this.maxJobs = options.maxJobs ?? SHELL.maxJobs;
     this.maxOutputChars = options.maxOutputChars ?? SHELL.maxOutputChars;
-    this.maxEndedJobs = options.maxEndedJobs ?? 64;
-    this.settleMs = options.settleMs ?? 100;
+    this.maxEndedJobs = options.maxEndedJobs ?? SHELL.maxEndedJobs;
+    this.settleMs = options.settleMs ?? SHELL.jobSettleMs;
   }
 
   /** Running jobs. */

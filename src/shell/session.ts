@@ -426,7 +426,6 @@ const PASTE_ON = "\x1b[?2004h";
 const PASTE_OFF = "\x1b[?2004l";
 const PASTE_SEQ_PREFIX = "\x1b[?2004";
 const MAX_PRE_CHARS = 1 << 20;
-const MAX_PERSON_QUEUE = 64 * 1024;
 
 /** Listeners belong to others: one that throws must not break the stream. */
 function safely(fn: () => void): void {
@@ -719,7 +718,7 @@ class Session implements ShellSession {
         this.proc?.write(data); // a person may always stop what runs
         return;
       }
-      if (this.personQueued + data.length <= MAX_PERSON_QUEUE) {
+      if (this.personQueued + data.length <= SHELL.maxPersonQueueChars) {
         this.personQueue.push(data);
         this.personQueued += data.length;
       }

@@ -10,7 +10,7 @@
 // - Markers: `interactive`, `start=N`, `exit=N:CODE`, `cwd=N:PATH`, `prompt`, N = markerNonce. Command output cannot
 //   forge them: the nonce is never visible to the shell (not in its environment or files).
 
-import { WORKSPACE } from "../../limits.ts";
+import { SHELL, WORKSPACE } from "../../limits.ts";
 import type {
   Capabilities,
   JobSpawnOptions,
@@ -616,8 +616,8 @@ class JobProcess implements TerminalProcess {
       nonce: this.runtime.markerNonce,
       workspace: this.runtime.workspace,
       ...this.runtime.attach(conn),
-      cols: 80,
-      rows: 24,
+      cols: SHELL.agentCols,
+      rows: SHELL.agentRows,
       cwd: this.options.cwd,
       env: this.options.env ?? {},
       command: this.command,
