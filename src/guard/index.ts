@@ -35,8 +35,18 @@ function isWellFormed(s: string): boolean {
   return native ? native.call(s) : !LONE_SURROGATE.test(s);
 }
 
+// Templates split once at their {placeholders}: odd entries are names. Every verdict fills one.
+const compiled = new Map<string, string[]>();
+
 function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
+  let parts = compiled.get(template);
+  if (!parts) compiled.set(template, (parts = template.split(/\{(\w+)\}/)));
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const k = parts[i]!;
+    out += (k in values ? String(values[k]) : `{${k}}`) + parts[i + 1]!;
+  }
+  return out;
 }
 
 function shorten(text: string, max = 200): string {

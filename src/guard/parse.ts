@@ -21,9 +21,43 @@ export interface AnalyzeOptions {
   fastPath?: boolean;
 }
 
-interface Scope {
-  cwd: string | null;
-  vars: Map<string, string>;
+/**
+ * The working directory and plain variables as the script changes them. A fork is a snapshot: both
+ * sides share the variables until one of them changes one (most scripts set none, and the walk forks
+ * for every pipeline stage and substitution).
+ */
+class Scope {
+  private shared = false;
+
+  constructor(
+    public cwd: string | null,
+    private vars: Map<string, string> | null,
+  ) {}
+
+  get(name: string): string | undefined {
+    return this.vars?.get(name);
+  }
+
+  set(name: string, value: string): void {
+    this.own().set(name, value);
+  }
+
+  delete(name: string): void {
+    if (this.vars?.has(name)) this.own().delete(name);
+  }
+
+  fork(): Scope {
+    const child = new Scope(this.cwd, this.vars);
+    child.shared = this.shared = this.vars !== null;
+    return child;
+  }
+
+  private own(): Map<string, string> {
+    if (!this.vars) this.vars = new Map();
+    else if (this.shared) this.vars = new Map(this.vars);
+    this.shared = false;
+    return this.vars;
+  }
 }
 
 interface Ctx {
@@ -51,10 +85,6 @@ function redirectReceiver(body: SyntaxNode): SyntaxNode | null {
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
 const SKIP = new Set(["comment", "heredoc_start", "heredoc_end", "variable_name", "file_descriptor"]);
-
-function fork(scope: Scope): Scope {
-  return { cwd: scope.cwd, vars: new Map(scope.vars) };
-}
 
 /** Text of a double-quoted or unquoted segment with its backslash escapes applied. */
 function unescape(text: string, quoted: boolean): string {
@@ -99,7 +129,7 @@ export class ScriptAnalyzer {
     this.trailing.clear();
     this.home = options.home;
     const script: Script = { commands: [], functions: [], problem: null, incomplete: null };
-    const scope: Scope = { cwd: options.cwd, vars: new Map() };
+    const scope = new Scope(options.cwd, null);
     const ctx: Ctx = { scope, pipeline: null, owner: null, via: null, fn: null, depth: 0, background: false };
     this.run(source, ctx, script, options, undefined);
     return script;
@@ -179,7 +209,7 @@ export class ScriptAnalyzer {
           this.pipeline(node, ctx, stack);
           break;
         case "subshell":
-          pushChildren(node.children, { ...ctx, scope: fork(ctx.scope) });
+          pushChildren(node.children, { ...ctx, scope: ctx.scope.fork() });
           break;
         case "command_substitution":
         case "process_substitution": {
@@ -189,7 +219,7 @@ export class ScriptAnalyzer {
             script.incomplete ??= "two backtick substitutions in one command are misread by the parser: write them as $(…) instead";
             break;
           }
-          pushChildren(node.children, { ...ctx, scope: fork(ctx.scope), pipeline: null, background: false });
+          pushChildren(node.children, { ...ctx, scope: ctx.scope.fork(), pipeline: null, background: false });
           break;
         }
         case "function_definition": {
@@ -198,7 +228,7 @@ export class ScriptAnalyzer {
           const def: FunctionDef = { name, text: node.text, selfCalls: 0, selfForks: false };
           script.functions.push(def);
           const body = node.childForFieldName("body");
-          if (body) stack.push({ node: body, ctx: { ...ctx, scope: fork(ctx.scope), fn: name, pipeline: null } });
+          if (body) stack.push({ node: body, ctx: { ...ctx, scope: ctx.scope.fork(), fn: name, pipeline: null } });
           break;
         }
         case "variable_assignment":
@@ -219,7 +249,7 @@ export class ScriptAnalyzer {
             else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true);
             else if (c.type === "variable_name") {
               fact.argv.push(literalWord(c.text));
-              ctx.scope.vars.delete(c.text);
+              ctx.scope.delete(c.text);
             } else if (!SKIP.has(c.type)) {
               fact.argv.push(this.word(c, ctx.scope));
               words.push(c);
@@ -230,7 +260,7 @@ export class ScriptAnalyzer {
         }
         case "for_statement": {
           const variable = node.childForFieldName("variable");
-          if (variable) ctx.scope.vars.delete(variable.text);
+          if (variable) ctx.scope.delete(variable.text);
           pushChildren(node.children, ctx);
           break;
         }
@@ -245,7 +275,7 @@ export class ScriptAnalyzer {
     const id = this.nextPipeline++;
     for (let i = parts.length - 1; i >= 0; i--) {
       const pipeline = { id, index: i, size: parts.length };
-      stack.push({ node: parts[i]!, ctx: { ...ctx, scope: fork(ctx.scope), pipeline } });
+      stack.push({ node: parts[i]!, ctx: { ...ctx, scope: ctx.scope.fork(), pipeline } });
     }
   }
 
@@ -256,7 +286,7 @@ export class ScriptAnalyzer {
       const id = size > 1 ? this.nextPipeline++ : -1;
       for (let index = 0; index < size; index++) {
         const pc = st.commands[index]!;
-        const c: Ctx = size > 1 ? { ...ctx, scope: fork(ctx.scope), pipeline: { id, index, size }, background: st.background } : st.background ? { ...ctx, background: true } : ctx;
+        const c: Ctx = size > 1 ? { ...ctx, scope: ctx.scope.fork(), pipeline: { id, index, size }, background: st.background } : st.background ? { ...ctx, background: true } : ctx;
         const argv: Word[] = [];
         for (const w of pc.words) argv.push(this.plainWord(w, c.scope));
         const redirects: Redirect[] = [];
@@ -265,9 +295,9 @@ export class ScriptAnalyzer {
         // Substitutions run as commands of their own, owned by this one, in source order, and (as on the tree
         // path) in the state from before the command (a `cd $(…)` has not happened for them).
         const withSubs = [...pc.words, ...pc.redirects.map((r) => r.target)].filter((w) => w.subs.length > 0).sort((a, b) => a.start - b.start);
-        const subCtx: Ctx | null = withSubs.length ? { ...c, scope: fork(c.scope), owner: fact, pipeline: null, background: false } : null;
+        const subCtx: Ctx | null = withSubs.length ? { ...c, scope: c.scope.fork(), owner: fact, pipeline: null, background: false } : null;
         this.finish(fact, c, script, options, stages);
-        for (const w of withSubs) for (const sub of w.subs) this.walkPlain(sub, { ...subCtx!, scope: fork(subCtx!.scope) }, script, options);
+        for (const w of withSubs) for (const sub of w.subs) this.walkPlain(sub, { ...subCtx!, scope: subCtx!.scope.fork() }, script, options);
       }
     }
   }
@@ -281,9 +311,9 @@ export class ScriptAnalyzer {
           dynamic = true;
           return DYN;
         }
-        if (name === "HOME") return scope.vars.get("HOME") ?? this.home;
+        if (name === "HOME") return scope.get("HOME") ?? this.home;
         if (name === "PWD") return scope.cwd ?? DYN;
-        const known = /^[A-Za-z_]/.test(name) ? scope.vars.get(name) : undefined;
+        const known = /^[A-Za-z_]/.test(name) ? scope.get(name) : undefined;
         if (known !== undefined) return known;
         dynamic = true;
         return DYN;
@@ -318,16 +348,20 @@ export class ScriptAnalyzer {
     if (valueNode) words.push(valueNode);
     fact.assignments.push({ name, value });
     if (!persistent) return;
-    if (value.dynamic) ctx.scope.vars.delete(name);
-    else ctx.scope.vars.set(name, value.value);
+    if (value.dynamic) ctx.scope.delete(name);
+    else ctx.scope.set(name, value.value);
   }
 
   /** Substitutions inside a command's words run as commands of their own, owned by it. */
   private pushWords(words: SyntaxNode[], owner: Command, ctx: Ctx, stack: Task[]): void {
-    const sub: Ctx = { ...ctx, scope: fork(ctx.scope), owner, pipeline: null, background: false };
+    let sub: Ctx | null = null;
     for (let i = words.length - 1; i >= 0; i--) {
       const w = words[i]!;
-      if (w.text.includes("$") || w.text.includes("`") || w.text.includes("<(") || w.text.includes(">(")) stack.push({ node: w, ctx: sub });
+      const text = w.text;
+      if (text.includes("$") || text.includes("`") || text.includes("<(") || text.includes(">(")) {
+        sub ??= { ...ctx, scope: ctx.scope.fork(), owner, pipeline: null, background: false };
+        stack.push({ node: w, ctx: sub });
+      }
     }
   }
 
@@ -373,7 +407,7 @@ export class ScriptAnalyzer {
         fact.pipeline = { id, index: 0, size: parts.length + 1 };
         stages.set(id, [fact]);
         for (let j = parts.length - 1; j >= 0; j--) {
-          stack.push({ node: parts[j]!, ctx: { ...ctx, scope: fork(ctx.scope), pipeline: { id, index: j + 1, size: parts.length + 1 } } });
+          stack.push({ node: parts[j]!, ctx: { ...ctx, scope: ctx.scope.fork(), pipeline: { id, index: j + 1, size: parts.length + 1 } } });
         }
       } else stack.push({ node: n, ctx });
     }
@@ -398,7 +432,7 @@ export class ScriptAnalyzer {
         def.selfForks ||= fact.pipeline !== null || fact.background;
       }
     }
-    const nested = (): Ctx => ({ ...ctx, scope: fork(ctx.scope), pipeline: null, owner: null, depth: ctx.depth + 1, background: false, fn: ctx.fn });
+    const nested = (): Ctx => ({ ...ctx, scope: ctx.scope.fork(), pipeline: null, owner: null, depth: ctx.depth + 1, background: false, fn: ctx.fn });
 
     // Track the working directory and plain variables the way the script itself changes them.
     if (eff.wrappers.length === 0 && (eff.name === "cd" || eff.name === "pushd") && !fact.pipeline) {
@@ -408,7 +442,7 @@ export class ScriptAnalyzer {
       else ctx.scope.cwd = resolvePath(target.value, ctx.scope.cwd);
     } else if (eff.name === "popd") ctx.scope.cwd = null;
     else if (eff.name === "read" || eff.name === "mapfile" || eff.name === "readarray") {
-      for (const w of eff.argv.slice(1)) if (!w.value.startsWith("-")) ctx.scope.vars.delete(w.value);
+      for (const w of eff.argv.slice(1)) if (!w.value.startsWith("-")) ctx.scope.delete(w.value);
     }
 
     // Code that this command runs: judge it as if it were written here.
@@ -553,9 +587,9 @@ export class ScriptAnalyzer {
     let dynamic = false;
     let glob = false;
     const lookup = (name: string): string => {
-      if (name === "HOME") return scope.vars.get("HOME") ?? this.home;
+      if (name === "HOME") return scope.get("HOME") ?? this.home;
       if (name === "PWD") return scope.cwd ?? DYN;
-      const v = scope.vars.get(name);
+      const v = scope.get(name);
       if (v === undefined) {
         dynamic = true;
         return DYN;
