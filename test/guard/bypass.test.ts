@@ -109,6 +109,13 @@ const VARIANTS: Record<string, [string, string][]> = {
     ["rm -rf //", "recursive-delete-root"],
     ["echo x > ~/../../etc/passwd", "write-outside-workspace"],
   ],
+  // A subshell, pipeline stage or substitution changes its own copy of the variables, never the caller's.
+  "variables set where they cannot leak": [
+    ["D=/; (D=/tmp/x); rm -rf $D", "recursive-delete-root"],
+    ["D=/; echo | D=/tmp/x; rm -rf $D", "recursive-delete-root"],
+    ["D=/; echo $(D=/tmp/x) `D=/tmp/y`; rm -rf $D", "recursive-delete-root"],
+    ["D=/; (D=/tmp/x; rm -rf $D); rm -rf $D", "recursive-delete-root"],
+  ],
 };
 
 describe.each(Object.entries(VARIANTS))("bypass: %s", (_name, cases) => {
