@@ -83,27 +83,45 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
   const defaultRows = LAYER3.slice(1);
   const hasUserRules = rules.allow.length + rules.ask.length + rules.deny.length > 0;
 
-  /** A part's decision, with its text rendered only for the part that decides the whole command. */
+  /**
+   * A part's decision. Its text is rendered only for the part that decides the whole command, and it is
+   * plain data, not a closure: every part of every check makes one.
+   */
   interface Pending {
     decision: Decision;
     layer: Layer;
-    render(): Verdict;
+    cmd: Command;
+    row: RuleRow | null;
+    detail: string;
+    /** Allowed only because the policy is permissive: said so in the verdict. */
+    permissive: boolean;
+    /** For a user rule's decision (row is null). */
+    user: { rule: string; subject: string } | null;
   }
 
   function fromRow(row: RuleRow, detail: string, decision: Decision, cmd: Command, permissive = false): Pending {
-    return {
-      decision,
-      layer: row.layer,
-      render() {
-        const v = rowVerdict(row, detail, decision, cmd);
-        if (permissive) {
-          v.rule = "permissive";
-          v.reason = `Runs under the permissive policy: ${v.reason}`;
-          delete v.hint;
-        }
-        return v;
-      },
-    };
+    return { decision, layer: row.layer, cmd, row, detail, permissive, user: null };
+  }
+
+  function render(p: Pending): Verdict {
+    if (p.user) {
+      const word = p.decision === "allow" ? "allows" : p.decision === "ask" ? "asks for" : "refuses";
+      return {
+        decision: p.decision,
+        layer: 3,
+        rule: `user-${p.decision}`,
+        reason: `Your rule \`${p.user.rule}\` ${word} \`${shorten(p.user.subject, 120)}\`.`,
+        ...(p.decision === "deny" ? { hint: "This command is refused by a rule of this sandbox; do it another way or ask the person." } : {}),
+        part: shorten(p.cmd.text),
+      };
+    }
+    const v = rowVerdict(p.row!, p.detail, p.decision, p.cmd);
+    if (p.permissive) {
+      v.rule = "permissive";
+      v.reason = `Runs under the permissive policy: ${v.reason}`;
+      delete v.hint;
+    }
+    return v;
   }
 
   function judgePart(cmd: Command, env: RuleEnv): Pending {
@@ -119,21 +137,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     if (hasUserRules) {
       const subject = ruleSubject(cmd, eff);
       const user = matchUserRules(rules, subject);
-      if (user) {
-        const word = user.decision === "allow" ? "allows" : user.decision === "ask" ? "asks for" : "refuses";
-        return {
-          decision: user.decision,
-          layer: 3,
-          render: () => ({
-            decision: user.decision,
-            layer: 3,
-            rule: `user-${user.decision}`,
-            reason: `Your rule \`${user.rule}\` ${word} \`${shorten(subject, 120)}\`.`,
-            ...(user.decision === "deny" ? { hint: "This command is refused by a rule of this sandbox; do it another way or ask the person." } : {}),
-            part: shorten(cmd.text),
-          }),
-        };
-      }
+      if (user) return { decision: user.decision, layer: 3, cmd, row: null, detail: "", permissive: false, user: { rule: user.rule, subject } };
     }
     let base: Pending | null = null;
     for (const row of defaultRows) {
@@ -182,7 +186,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
       const v = judgePart(cmd, env);
       if (!worst || RANK[v.decision] > RANK[worst.decision] || (RANK[v.decision] === RANK[worst.decision] && v.layer < worst.layer)) worst = v;
     }
-    return worst!.render();
+    return render(worst!);
   }
 
   return {

@@ -294,10 +294,15 @@ export class ScriptAnalyzer {
         const fact = this.makeCommand(pc.text, argv, redirects, c, script);
         // Substitutions run as commands of their own, owned by this one, in source order, and (as on the tree
         // path) in the state from before the command (a `cd $(…)` has not happened for them).
-        const withSubs = [...pc.words, ...pc.redirects.map((r) => r.target)].filter((w) => w.subs.length > 0).sort((a, b) => a.start - b.start);
-        const subCtx: Ctx | null = withSubs.length ? { ...c, scope: c.scope.fork(), owner: fact, pipeline: null, background: false } : null;
+        let withSubs: PlainWord[] | null = null;
+        for (const w of pc.words) if (w.subs.length) (withSubs ??= []).push(w);
+        for (const r of pc.redirects) if (r.target.subs.length) (withSubs ??= []).push(r.target);
+        const subCtx: Ctx | null = withSubs ? { ...c, scope: c.scope.fork(), owner: fact, pipeline: null, background: false } : null;
         this.finish(fact, c, script, options, stages);
-        for (const w of withSubs) for (const sub of w.subs) this.walkPlain(sub, { ...subCtx!, scope: subCtx!.scope.fork() }, script, options);
+        if (withSubs) {
+          withSubs.sort((a, b) => a.start - b.start);
+          for (const w of withSubs) for (const sub of w.subs) this.walkPlain(sub, { ...subCtx!, scope: subCtx!.scope.fork() }, script, options);
+        }
       }
     }
   }

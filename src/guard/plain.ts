@@ -13,7 +13,7 @@ export interface PlainWord {
   /** Where the word starts in the source (to keep substitutions in source order). */
   start: number;
   /** Commands of its `$(…)` and backtick substitutions, each parsed as a plain script of its own. */
-  subs: PlainStatement[][];
+  subs: readonly PlainStatement[][];
 }
 
 export interface PlainRedirect {
@@ -104,6 +104,9 @@ function readSubstitution(source: string, at: number): { statements: PlainStatem
   return statements ? { statements, end: j + 1 } : null;
 }
 
+/** Shared by every word without substitutions (most of them); never pushed to. */
+const NO_SUBS: readonly PlainStatement[][] = Object.freeze([]);
+
 export function parsePlain(source: string): PlainStatement[] | null {
   return new PlainLexer(source).run();
 }
@@ -129,7 +132,7 @@ class PlainLexer {
     const start = i;
     let value = "";
     let glob = false;
-    const subs: PlainStatement[][] = [];
+    let subs: PlainStatement[][] | null = null;
     while (i < n) {
       const c = source[i]!;
       if (c === "'") {
@@ -156,7 +159,7 @@ class PlainLexer {
             if (source[j + 1] === "(") {
               const sub = readSubstitution(source, j);
               if (!sub) return null;
-              subs.push(sub.statements);
+              (subs ??= []).push(sub.statements);
               inner += EXPANSION_OPEN + "$(" + EXPANSION_CLOSE;
               j = sub.end;
               continue;
@@ -174,8 +177,15 @@ class PlainLexer {
             j += 2;
             continue;
           }
-          inner += d;
-          j++;
+          // A run of plain characters is copied as one slice, not a character at a time.
+          let k = j + 1;
+          while (k < n) {
+            const code = source.charCodeAt(k);
+            if (code === 34 || code === 36 || code === 92 || code === 96) break; // " $ \ `
+            k++;
+          }
+          inner += source.slice(j, k);
+          j = k;
         }
         value += inner;
         i = j + 1;
@@ -184,7 +194,7 @@ class PlainLexer {
       } else if (c === "$" && source[i + 1] === "(") {
         const sub = readSubstitution(source, i);
         if (!sub) return null;
-        subs.push(sub.statements);
+        (subs ??= []).push(sub.statements);
         value += EXPANSION_OPEN + "$(" + EXPANSION_CLOSE;
         i = sub.end;
       } else if (c === "`" && i === start) {
@@ -194,7 +204,7 @@ class PlainLexer {
         // Backslashes inside backticks are special; those go to tree-sitter.
         const statements = inner === null || inner.includes("\\") ? null : parsePlain(inner);
         if (!statements) return null;
-        subs.push(statements);
+        (subs ??= []).push(statements);
         value += EXPANSION_OPEN + "`" + EXPANSION_CLOSE;
         i = close + 1;
       } else if (c === "$") {
@@ -215,9 +225,14 @@ class PlainLexer {
         value += "{}";
         i += 2;
       } else if (isWordChar(c)) {
-        if (c === "*" || c === "?" || c === "[") glob = true;
-        value += c;
-        i++;
+        let j = i;
+        for (; j < n; j++) {
+          const code = source.charCodeAt(j);
+          if (code <= 127 && WORD_CHAR[code] !== 1) break;
+          if (code === 42 || code === 63 || code === 91) glob = true; // * ? [
+        }
+        value += source.slice(i, j);
+        i = j;
       } else break;
     }
     this.i = i;
@@ -228,7 +243,7 @@ class PlainLexer {
       if (raw === "~" || raw.startsWith("~/")) tilde = true;
       else return null; // ~user, ~+ and friends: tree-sitter's side
     }
-    return { raw, value, glob, tilde, start, subs };
+    return { raw, value, glob, tilde, start, subs: subs ?? NO_SUBS };
   }
 
   private endCommand(): boolean {

@@ -114,9 +114,10 @@ export function redirectReads(cmd: Command): Word[] {
 
 /** For the tests and the README: build an env from a script (the guard does the same). */
 export function makeEnv(script: Script, workspace: string, home: string, policy: Policy): RuleEnv {
-  const eff = new Map<number, Effective>();
-  const files = new Map<number, FileOperands>();
-  const writes = new Map<number, Word[]>();
+  // Command ids run from 0 within a script: arrays, not Maps, hold the memos (one env per check).
+  const eff: Effective[] = [];
+  const files: FileOperands[] = [];
+  const writes: Word[][] = [];
   let ownedBy: Map<number, Command[]> | null = null;
   const owners = () => {
     if (ownedBy) return ownedBy;
@@ -137,19 +138,13 @@ export function makeEnv(script: Script, workspace: string, home: string, policy:
     script,
     effective(cmd) {
       if (cmd.effective) return cmd.effective;
-      let e = eff.get(cmd.id);
-      if (!e) eff.set(cmd.id, (e = unwrap(cmd.argv)));
-      return e;
+      return (eff[cmd.id] ??= unwrap(cmd.argv));
     },
     files(cmd) {
-      let f = files.get(cmd.id);
-      if (!f) files.set(cmd.id, (f = fileOperands(this.effective(cmd))));
-      return f;
+      return (files[cmd.id] ??= fileOperands(this.effective(cmd)));
     },
     writes(cmd) {
-      let w = writes.get(cmd.id);
-      if (!w) writes.set(cmd.id, (w = [...redirectWrites(cmd), ...this.files(cmd).writes]));
-      return w;
+      return (writes[cmd.id] ??= [...redirectWrites(cmd), ...this.files(cmd).writes]);
     },
     owned: (cmd) => owners().get(cmd.id) ?? [],
     upstream: (cmd) =>
