@@ -115,6 +115,11 @@ function decodeAnsiC(body: string): string {
   });
 }
 
+/** The context of code a command runs (`bash -c`, `eval`, find -exec, a shell's stdin): one level deeper. */
+function nested(ctx: Ctx): Ctx {
+  return { ...ctx, scope: ctx.scope.fork(), pipeline: null, owner: null, depth: ctx.depth + 1, background: false };
+}
+
 export class ScriptAnalyzer {
   private nextId = 0;
   private nextPipeline = 0;
@@ -437,7 +442,6 @@ export class ScriptAnalyzer {
         def.selfForks ||= fact.pipeline !== null || fact.background;
       }
     }
-    const nested = (): Ctx => ({ ...ctx, scope: ctx.scope.fork(), pipeline: null, owner: null, depth: ctx.depth + 1, background: false, fn: ctx.fn });
 
     // Track the working directory and plain variables the way the script itself changes them.
     if (eff.wrappers.length === 0 && (eff.name === "cd" || eff.name === "pushd") && !fact.pipeline) {
@@ -454,7 +458,7 @@ export class ScriptAnalyzer {
     const code = inlineCode(eff);
     if (code && !code.dynamic) {
       const label = eff.name === "eval" ? "eval" : `${eff.name} -c`;
-      this.run(code.value, { ...nested(), via: label }, script, options, `in the string given to ${label}`);
+      this.run(code.value, { ...nested(ctx), via: label }, script, options, `in the string given to ${label}`);
     }
     if (eff.name === "find") {
       for (const exec of findExecs(eff)) {
@@ -463,13 +467,13 @@ export class ScriptAnalyzer {
           const found = exec.filtered ? `${root.value.replace(/\/+$/, "")}/${DYN}` : root.value;
           const argv = exec.argv.map((w) => (w.value.includes("{}") ? { ...w, value: w.value.split("{}").join(found), dynamic: w.dynamic || found.includes(DYN) } : w));
           const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: "find -exec", pipeline: null }, script);
-          this.derived(child, nested(), script, options);
+          this.derived(child, nested(ctx), script, options);
         }
       }
     }
     if (eff.name !== null && SHELLS.has(eff.name) && programSource(eff) === "stdin") {
       const text = this.stdinText(fact, stages);
-      if (text !== null && !text.includes(DYN)) this.run(text, { ...nested(), via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
+      if (text !== null && !text.includes(DYN)) this.run(text, { ...nested(ctx), via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
     }
   }
 

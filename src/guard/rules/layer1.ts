@@ -76,6 +76,8 @@ function runsOutputOf(cmd: Command, eff: Effective, env: RuleEnv, isSource: (e: 
 
 const fetcher = (e: Effective) => e.name !== null && FETCHERS.has(e.name);
 
+const PRIVILEGE = new Set(["sudo", "su", "doas", "pkexec", "run0"]);
+
 export const LAYER1: RuleRow[] = [
   {
     id: "recursive-delete-root",
@@ -361,9 +363,10 @@ export const LAYER1: RuleRow[] = [
     examples: ["sudo ls", "sudo -u root id", "su -", "su root -c id", "doas ls", "pkexec bash", "env sudo ls", "nohup sudo x"],
     nearMisses: ["echo sudo", "man sudo", "grep sudo /tmp/log", "sudoku", "ls ./su"],
     match(cmd, eff) {
-      const names = [programName(cmd.argv[0]), ...eff.wrappers, eff.name];
-      const hit = names.find((n) => n === "sudo" || n === "su" || n === "doas" || n === "pkexec" || n === "run0");
-      return hit ? { detail: hit } : null;
+      const first = programName(cmd.argv[0]);
+      if (first !== null && PRIVILEGE.has(first)) return { detail: first };
+      for (const w of eff.wrappers) if (PRIVILEGE.has(w)) return { detail: w };
+      return eff.name !== null && PRIVILEGE.has(eff.name) ? { detail: eff.name } : null;
     },
   },
   {

@@ -112,44 +112,57 @@ export function redirectReads(cmd: Command): Word[] {
   return cmd.redirects.filter((r) => r.target && (r.op === "<" || r.op === "<>")).map((r) => r.target!);
 }
 
+/**
+ * What the rules may ask about one script, memoized per command. A class, not an object of closures:
+ * the guard makes one per check. Command ids run from 0 within a script, so arrays hold the memos.
+ */
+class ScriptEnv implements RuleEnv {
+  private readonly eff: Effective[] = [];
+  private readonly fileMemo: FileOperands[] = [];
+  private readonly writeMemo: Word[][] = [];
+  private ownedBy: Map<number, Command[]> | null = null;
+
+  constructor(
+    readonly script: Script,
+    readonly workspace: string,
+    readonly home: string,
+    readonly policy: Policy,
+  ) {}
+
+  effective(cmd: Command): Effective {
+    return cmd.effective ?? (this.eff[cmd.id] ??= unwrap(cmd.argv));
+  }
+
+  files(cmd: Command): FileOperands {
+    return (this.fileMemo[cmd.id] ??= fileOperands(this.effective(cmd)));
+  }
+
+  writes(cmd: Command): Word[] {
+    return (this.writeMemo[cmd.id] ??= [...redirectWrites(cmd), ...this.files(cmd).writes]);
+  }
+
+  owned(cmd: Command): Command[] {
+    if (!this.ownedBy) {
+      const by = new Map<number, Command[]>();
+      for (const c of this.script.commands) {
+        for (let o = c.owner; o; o = o.owner) {
+          const list = by.get(o.id);
+          if (list) list.push(c);
+          else by.set(o.id, [c]);
+        }
+      }
+      this.ownedBy = by;
+    }
+    return this.ownedBy.get(cmd.id) ?? [];
+  }
+
+  upstream(cmd: Command): Command[] {
+    const p = cmd.pipeline;
+    return p ? this.script.commands.filter((c) => c.pipeline?.id === p.id && c.pipeline.index < p.index) : [];
+  }
+}
+
 /** For the tests and the README: build an env from a script (the guard does the same). */
 export function makeEnv(script: Script, workspace: string, home: string, policy: Policy): RuleEnv {
-  // Command ids run from 0 within a script: arrays, not Maps, hold the memos (one env per check).
-  const eff: Effective[] = [];
-  const files: FileOperands[] = [];
-  const writes: Word[][] = [];
-  let ownedBy: Map<number, Command[]> | null = null;
-  const owners = () => {
-    if (ownedBy) return ownedBy;
-    ownedBy = new Map();
-    for (const c of script.commands) {
-      for (let o = c.owner; o; o = o.owner) {
-        const list = ownedBy.get(o.id);
-        if (list) list.push(c);
-        else ownedBy.set(o.id, [c]);
-      }
-    }
-    return ownedBy;
-  };
-  return {
-    workspace,
-    home,
-    policy,
-    script,
-    effective(cmd) {
-      if (cmd.effective) return cmd.effective;
-      return (eff[cmd.id] ??= unwrap(cmd.argv));
-    },
-    files(cmd) {
-      return (files[cmd.id] ??= fileOperands(this.effective(cmd)));
-    },
-    writes(cmd) {
-      return (writes[cmd.id] ??= [...redirectWrites(cmd), ...this.files(cmd).writes]);
-    },
-    owned: (cmd) => owners().get(cmd.id) ?? [],
-    upstream: (cmd) =>
-      cmd.pipeline
-        ? script.commands.filter((c) => c.pipeline?.id === cmd.pipeline!.id && c.pipeline.index < cmd.pipeline!.index)
-        : [],
-  };
+  return new ScriptEnv(script, workspace, home, policy);
 }
