@@ -55,6 +55,18 @@ export const SHELL = {
   markerMaxChars: 4_096,
   /** The embedded runtime must stop any command within this much of a C-c. */
   embeddedInterruptMs: 1_000,
+  /** Before an agent's command is typed, how long to wait for the prompt; after that it is typed anyway, as a person would. */
+  promptWaitMs: 5_000,
+  /** After a fresh shell's first prompt, how long to wait for its line editor to switch bracketed paste on. */
+  pasteProbeMs: 150,
+  /** A line editor that had bracketed paste and dropped it (after a person's line) gets this long to take it up again. */
+  pasteReturnMs: 500,
+  /** Without bracketed paste, a command holding a tab waits this long for it (a typed tab would be completion). */
+  pasteTabWaitMs: 100,
+  /** After killing a shell, how long to wait for it to exit before going on (a new one starts either way). */
+  killWaitMs: 3_000,
+  /** Disposing the node runtime: how long each of its processes gets to exit after kill(). */
+  disposeWaitMs: 1_000,
 } as const;
 
 export const WEBCONTAINER = {

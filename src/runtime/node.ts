@@ -458,7 +458,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       disposed = true;
       const ending = [...live].map((proc) => {
         proc.kill();
-        return Promise.race([proc.exited, new Promise((r) => setTimeout(r, 1_000))]);
+        return Promise.race([proc.exited, new Promise((r) => setTimeout(r, SHELL.disposeWaitMs))]);
       });
       await Promise.all(ending);
       listeners.clear();

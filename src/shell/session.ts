@@ -598,7 +598,7 @@ class Session implements ShellSession {
       this.atPrompt = false;
       this.proc?.write("\x03");
       this.personDirty = false;
-      await this.waitFor(() => this.atPrompt || this.shell !== "ready", 5_000);
+      await this.waitFor(() => this.atPrompt || this.shell !== "ready", SHELL.promptWaitMs);
       await this.quiet(SHELL.personSettleMs, 5 * SHELL.personSettleMs);
       if (this.personBusy) {
         this.active = null;
@@ -608,12 +608,12 @@ class Session implements ShellSession {
         );
       }
     }
-    // Wait for the prompt (not there after 5 s: type anyway, as a person would), then, with a line editor that uses
+    // Wait for the prompt (not there after SHELL.promptWaitMs: type anyway, as a person would), then, with a line editor that uses
     // bracketed paste, for the switch that says it reads in raw mode (typed before that, the tty is still cooked).
-    await this.waitFor(() => this.atPrompt || this.shell !== "ready", 5_000);
+    await this.waitFor(() => this.atPrompt || this.shell !== "ready", SHELL.promptWaitMs);
     if (this.shell === "ready" && this.atPrompt && !this.pasteOn) {
       // Without paste a tab would be completion: give a line editor that just took paste up again a moment.
-      const wait = this.pasteCapable ? 500 : a.command.includes("\t") ? 100 : 0;
+      const wait = this.pasteCapable ? SHELL.pasteReturnMs : a.command.includes("\t") ? SHELL.pasteTabWaitMs : 0;
       const on = wait > 0 && (await this.waitFor(() => this.pasteOn || this.shell !== "ready", wait));
       if (!on && this.shell === "ready") this.pasteCapable = false; // it stopped (bind …, set +o emacs): type plainly
     }
@@ -806,7 +806,7 @@ class Session implements ShellSession {
       throw new Error(up ? "the shell exited while starting" : `no prompt within ${this.startupTimeoutMs} ms`);
     }
     // The line editor switches bracketed paste on right after the prompt when it has it; wait a moment to learn.
-    if (!this.pasteOn) await this.waitFor(() => this.pasteOn, 150);
+    if (!this.pasteOn) await this.waitFor(() => this.pasteOn, SHELL.pasteProbeMs);
     this.shell = "ready";
     this.everStarted = true;
     this.lastShellExit = null;
@@ -821,7 +821,7 @@ class Session implements ShellSession {
     if (this.shell !== "none") this.shell = "dead";
     if (proc === null) return;
     proc.kill();
-    await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 3_000))]);
+    await Promise.race([proc.exited, new Promise((r) => setTimeout(r, SHELL.killWaitMs))]);
   }
 
   private onShellExit(proc: TerminalProcess, code: number): void {
