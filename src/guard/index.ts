@@ -84,27 +84,20 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
   const hasUserRules = rules.allow.length + rules.ask.length + rules.deny.length > 0;
 
   /**
-   * A part's decision. Its text is rendered only for the part that decides the whole command, and it is
-   * plain data, not a closure: every part of every check makes one.
+   * A part's decision: from a rule row or from a user's rule. Its text is rendered only for the part
+   * that decides the whole command, and it is plain data, not a closure: every part of every check makes one.
    */
-  interface Pending {
-    decision: Decision;
-    layer: Layer;
-    cmd: Command;
-    row: RuleRow | null;
-    detail: string;
-    /** Allowed only because the policy is permissive: said so in the verdict. */
-    permissive: boolean;
-    /** For a user rule's decision (row is null). */
-    user: { rule: string; subject: string } | null;
-  }
+  type Pending =
+    // `permissive`: allowed only because the policy is permissive, which the verdict says.
+    | { decision: Decision; layer: Layer; cmd: Command; row: RuleRow; detail: string; permissive: boolean }
+    | { decision: Decision; layer: 3; cmd: Command; user: { rule: string; subject: string } };
 
   function fromRow(row: RuleRow, detail: string, decision: Decision, cmd: Command, permissive = false): Pending {
-    return { decision, layer: row.layer, cmd, row, detail, permissive, user: null };
+    return { decision, layer: row.layer, cmd, row, detail, permissive };
   }
 
   function render(p: Pending): Verdict {
-    if (p.user) {
+    if ("user" in p) {
       const word = p.decision === "allow" ? "allows" : p.decision === "ask" ? "asks for" : "refuses";
       return {
         decision: p.decision,
@@ -115,7 +108,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
         part: shorten(p.cmd.text),
       };
     }
-    const v = rowVerdict(p.row!, p.detail, p.decision, p.cmd);
+    const v = rowVerdict(p.row, p.detail, p.decision, p.cmd);
     if (p.permissive) {
       v.rule = "permissive";
       v.reason = `Runs under the permissive policy: ${v.reason}`;
@@ -137,7 +130,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     if (hasUserRules) {
       const subject = ruleSubject(cmd, eff);
       const user = matchUserRules(rules, subject);
-      if (user) return { decision: user.decision, layer: 3, cmd, row: null, detail: "", permissive: false, user: { rule: user.rule, subject } };
+      if (user) return { decision: user.decision, layer: 3, cmd, user: { rule: user.rule, subject } };
     }
     let base: Pending | null = null;
     for (const row of defaultRows) {

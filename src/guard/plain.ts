@@ -43,8 +43,7 @@ for (const c of WORD_CHARS) WORD_CHAR[c.charCodeAt(0)] = 1;
 const RESERVED = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "in", "function", "select", "time", "coproc", "[[", "]]", "[", "!", "{", "}", "export", "declare", "typeset", "local", "readonly", "unset"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 
-function isWordChar(c: string): boolean {
-  const code = c.charCodeAt(0);
+function isWordCode(code: number): boolean {
   return code > 127 || WORD_CHAR[code] === 1;
 }
 
@@ -224,11 +223,11 @@ class PlainLexer {
         if (source[i + 1] !== "}") return null;
         value += "{}";
         i += 2;
-      } else if (isWordChar(c)) {
+      } else if (isWordCode(source.charCodeAt(i))) {
         let j = i;
         for (; j < n; j++) {
           const code = source.charCodeAt(j);
-          if (code <= 127 && WORD_CHAR[code] !== 1) break;
+          if (!isWordCode(code)) break;
           if (code === 42 || code === 63 || code === 91) glob = true; // * ? [
         }
         value += source.slice(i, j);
