@@ -120,6 +120,22 @@ export const TOOLS = {
   listMaxEntries: 500,
 } as const;
 
+/** How much of a text a message quotes back before cutting it with "…". */
+export const MESSAGES = {
+  /** A command: a verdict's `part`, a started background job. */
+  commandChars: 200,
+  /** A command sharing its line with other text: a user rule's subject, a stopped job, the activity panel's headlines. */
+  shortCommandChars: 120,
+  /** A command in the text of the host's approval dialog. */
+  approvalCommandChars: 2_000,
+  /** A name the caller sent that nobody knows: a tool, a method, a notification, a handshake message type. */
+  nameChars: 100,
+  /** A value described back in an argument error; an object key in a bad-input error. */
+  valueChars: 40,
+  /** An internal error's message in the activity log. */
+  errorChars: 300,
+} as const;
+
 export const AUDIT = {
   /** Entries the in-memory audit log keeps (oldest dropped first). */
   maxEntries: 10_000,

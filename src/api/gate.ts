@@ -26,7 +26,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import { API } from "../limits.ts";
+import { API, MESSAGES } from "../limits.ts";
 
 import { RAW_ARGUMENTS_KEY } from "./protocol.ts";
 
@@ -113,7 +113,7 @@ export function measure(value: unknown, limits: GateLimits = DEFAULT_LIMITS): Me
       continue;
     }
     const v = item.value;
-    const where = item.key === null ? "" : ` (at key ${JSON.stringify(item.key.slice(0, 40))})`;
+    const where = item.key === null ? "" : ` (at key ${JSON.stringify(item.key.slice(0, MESSAGES.valueChars))})`;
     switch (typeof v) {
       case "string":
         bytes += v.length + 2;
@@ -202,7 +202,7 @@ export function inspect(data: unknown, limits: GateLimits = DEFAULT_LIMITS): Ins
 
   const size = measure(data, limits);
   const topId = isPlainObject(data) && validId(data.id) ? data.id : null;
-  const topMethod = isPlainObject(data) && typeof data.method === "string" ? data.method.slice(0, 100) : undefined;
+  const topMethod = isPlainObject(data) && typeof data.method === "string" ? data.method.slice(0, MESSAGES.nameChars) : undefined;
   if (!size.ok) {
     // Like a parse error, answered with id null when the id cannot be read, even if it was a notification.
     return { kind: "reply", id: topId, error: { code: size.code, message: size.message }, ...(topMethod !== undefined ? { method: topMethod } : {}) };
@@ -232,7 +232,7 @@ export function inspect(data: unknown, limits: GateLimits = DEFAULT_LIMITS): Ins
     const params = msg.params;
     if (!hasId) {
       // A notification: never answered. Only well-formed ones the server acts on go through.
-      if (!SERVED_NOTIFICATIONS.includes(method)) return { kind: "ignore", reason: `unknown notification ${JSON.stringify(method.slice(0, 100))}`, method: topMethod! };
+      if (!SERVED_NOTIFICATIONS.includes(method)) return { kind: "ignore", reason: `unknown notification ${JSON.stringify(method.slice(0, MESSAGES.nameChars))}`, method: topMethod! };
       if (params !== undefined && !isPlainObject(params)) return { kind: "ignore", reason: `notification ${method} with params that are ${describe(params)}, not an object`, method };
       if (params !== undefined && params._meta !== undefined && !isPlainObject(params._meta)) {
         return { kind: "ignore", reason: `notification ${method} with a _meta that is not an object`, method };
@@ -251,7 +251,7 @@ export function inspect(data: unknown, limits: GateLimits = DEFAULT_LIMITS): Ins
     // Own keys only: "__proto__" or "constructor" is an unknown method, not a property of every object.
     const schema = Object.hasOwn(REQUEST_SCHEMAS, method) ? REQUEST_SCHEMAS[method as keyof typeof REQUEST_SCHEMAS] : undefined;
     if (schema === undefined) {
-      return { kind: "reply", id, method, error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${JSON.stringify(method.slice(0, 100))}; this server serves ${SERVED_REQUESTS.join(", ")}` } };
+      return { kind: "reply", id, method, error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${JSON.stringify(method.slice(0, MESSAGES.nameChars))}; this server serves ${SERVED_REQUESTS.join(", ")}` } };
     }
     let cleanParams = params;
     if (method === "tools/call" && params !== undefined && typeof params.arguments === "string") {

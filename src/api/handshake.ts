@@ -11,6 +11,7 @@
 // The decisions are pure functions (parseOrigins, decideOrigin, classify); listenForConnections does the
 // DOM wiring and nothing else.
 
+import { MESSAGES } from "../limits.ts";
 import { REJECTED_TYPE, type PortLike } from "./transport.ts";
 
 export const READY = Object.freeze({ type: "sandshell:ready", protocol: "mcp", version: 1 } as const);
@@ -208,7 +209,7 @@ export function listenForConnections(win: WindowLike, options: ListenOptions): (
         emit({ type: "ignored", origin: event.origin, detail: "a JSON-RPC message on the window before any connection: MCP goes on the MessagePort sent with sandshell:connect" });
         return;
       case "sandshell-other":
-        emit({ type: "ignored", origin: event.origin, detail: `unknown handshake message ${JSON.stringify(String((event.data as { type: string }).type).slice(0, 60))}` });
+        emit({ type: "ignored", origin: event.origin, detail: `unknown handshake message ${JSON.stringify(String((event.data as { type: string }).type).slice(0, MESSAGES.nameChars))}` });
         return;
       default:
         // READY echoes, rejections and the page's unrelated traffic (extensions, dev tools): not ours.

@@ -24,6 +24,8 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { MESSAGES } from "../limits.ts";
+import { clip } from "../tools/context.ts";
 import type { ApprovalAnswer, ApprovalRequest, HostApprover } from "../tools/approvals.ts";
 import { inspect, type GateLimits } from "./gate.ts";
 import { APPROVAL_META_KEY, RAW_ARGUMENTS_KEY } from "./protocol.ts";
@@ -156,16 +158,13 @@ class GatedTransport implements Transport {
   }
 }
 
-function trimmed(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max - 1) + "…" : text;
-}
 
 /** The text a person reads in the host's approval dialog. */
 export function approvalMessage(request: ApprovalRequest): string {
   const lines = [
     `The agent wants to run a command that needs your approval${request.background ? " (as a background job)" : ""}:`,
     "",
-    trimmed(request.command, 2_000),
+    clip(request.command, MESSAGES.approvalCommandChars),
     "",
     `In: ${request.cwd}`,
     `Rule: ${request.rule}`,
@@ -250,7 +249,7 @@ export function openSession(host: ToolHost, port: PortLike, options: SessionOpti
     const { name } = request.params;
     const names = toolNames();
     if (!names.includes(name)) {
-      const message = `Unknown tool: ${JSON.stringify(trimmed(name, 100))}. The tools are: ${names.join(", ")}.`;
+      const message = `Unknown tool: ${JSON.stringify(clip(name, MESSAGES.nameChars))}. The tools are: ${names.join(", ")}.`;
       emit({ ...base, type: "error-reply", id: extra.requestId, code: ErrorCode.InvalidParams, method: "tools/call", detail: message });
       // Not an McpError: its constructor prefixes "MCP error -32602: ", and the client's adds that again.
       throw Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
@@ -324,7 +323,7 @@ export function openSession(host: ToolHost, port: PortLike, options: SessionOpti
   server.onerror = (error: Error) => {
     // Responses to nothing and notification handler failures land here: logged, never answered.
     const ignored = /unknown message ID|unknown token|notification handler/i.test(error.message);
-    emit({ ...base, type: ignored ? "ignored" : "error", detail: trimmed(error.message, 300) });
+    emit({ ...base, type: ignored ? "ignored" : "error", detail: clip(error.message, MESSAGES.errorChars) });
   };
 
   let resolveClosed!: () => void;

@@ -5,7 +5,7 @@
 // It is a safety net for an agent's mistakes, not a security boundary: the sandbox is.
 
 import { createAnalyzer } from "./language.ts";
-import { GUARD, WORKSPACE } from "../limits.ts";
+import { GUARD, MESSAGES, WORKSPACE } from "../limits.ts";
 import type { Command } from "./facts.ts";
 import { looksLikePythonLiteralArgument } from "./literal.ts";
 import { normalizePath } from "./paths.ts";
@@ -49,7 +49,8 @@ function fill(template: string, values: Record<string, string | number>): string
   return out;
 }
 
-function shorten(text: string, max = 200): string {
+// The guard's own: it imports nothing but limits from the rest (tools/context.ts has clip() for the others).
+function shorten(text: string, max: number = MESSAGES.commandChars): string {
   const oneLine = text.trim();
   return oneLine.length > max ? oneLine.slice(0, max - 1) + "…" : oneLine;
 }
@@ -103,7 +104,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
         decision: p.decision,
         layer: 3,
         rule: `user-${p.decision}`,
-        reason: `Your rule \`${p.user.rule}\` ${word} \`${shorten(p.user.subject, 120)}\`.`,
+        reason: `Your rule \`${p.user.rule}\` ${word} \`${shorten(p.user.subject, MESSAGES.shortCommandChars)}\`.`,
         ...(p.decision === "deny" ? { hint: "This command is refused by a rule of this sandbox; do it another way or ask the person." } : {}),
         part: shorten(p.cmd.text),
       };

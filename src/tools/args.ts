@@ -11,6 +11,8 @@
 // - A missing or hopeless argument gives an error naming the parameter, what was wrong and a correct example.
 
 import { jsonrepair } from "jsonrepair";
+import { MESSAGES } from "../limits.ts";
+import { clip } from "./context.ts";
 import type { ParamSpec, ParamType, ToolSpec } from "./specs.ts";
 
 export interface ArgumentsReport {
@@ -47,7 +49,7 @@ function describe(v: unknown): string {
   if (v === null) return "null";
   if (v === undefined) return "undefined";
   if (Array.isArray(v)) return "an array";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 37) + "…" : v)}`;
+  if (typeof v === "string") return `the string ${JSON.stringify(clip(v, MESSAGES.valueChars))}`;
   if (typeof v === "object") return "an object";
   return `${typeof v} ${String(v)}`;
 }

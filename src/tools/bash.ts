@@ -3,13 +3,13 @@
 // run in the persistent shell, or start a background job. Cancelling the call (AbortSignal) interrupts the command.
 
 import { toBlockedError, suggestRuleFor, type Verdict } from "../guard/index.ts";
-import { SHELL } from "../limits.ts";
+import { MESSAGES, SHELL } from "../limits.ts";
 import type { Capabilities } from "../runtime/types.ts";
 import { JobError } from "../shell/jobs.ts";
 import type { ShellResult } from "../shell/session.ts";
 import type { ApprovalOutcome } from "./approvals.ts";
 import { exampleCall } from "./args.ts";
-import { type CallInfo, errorOutcome, formatDuration, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
+import { type CallInfo, clip, errorOutcome, formatDuration, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
 import { toolSpec } from "./specs.ts";
 
 export interface BashArgs {
@@ -283,7 +283,7 @@ export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): 
       const job = await session.startJob(command);
       const text = [
         ...lead,
-        `Started background job ${job.id}: ${command.length > 200 ? command.slice(0, 199) + "…" : command} (cwd ${job.cwd}).`,
+        `Started background job ${job.id}: ${clip(command, MESSAGES.commandChars)} (cwd ${job.cwd}).`,
         `Read its output with job_output {"id": "${job.id}", "wait": 5}; stop it with job_kill {"id": "${job.id}"}.`,
       ].join("\n");
       return {

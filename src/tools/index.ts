@@ -1,8 +1,9 @@
 // The tools layer: tolerant arguments → the tool → an MCP CallToolResult. Never throws for bad input.
 
+import { MESSAGES } from "../limits.ts";
 import { parseToolArguments, type ParsedArguments } from "./args.ts";
 import { bashTool, type BashArgs } from "./bash.ts";
-import type { CallInfo, CallToolResult, ToolHost, ToolOutcome } from "./context.ts";
+import { clip, type CallInfo, type CallToolResult, type ToolHost, type ToolOutcome } from "./context.ts";
 import { editFileTool, listDirTool, readFileTool, writeFileTool } from "./files.ts";
 import { jobKillTool, jobOutputTool } from "./jobs.ts";
 import { TOOL_NAMES, toolSpec, type ToolName } from "./specs.ts";
@@ -51,7 +52,7 @@ function toResult(outcome: ToolOutcome, parsed: ParsedArguments | null): CallToo
 export async function runTool(host: ToolHost, name: string, rawArgs: unknown, call: CallInfo): Promise<CallToolResult> {
   const spec = typeof name === "string" ? toolSpec(name, host.workspace) : undefined;
   if (spec === undefined) {
-    const shown = typeof name === "string" ? JSON.stringify(name.length > 60 ? name.slice(0, 57) + "…" : name) : String(name);
+    const shown = typeof name === "string" ? JSON.stringify(clip(name, MESSAGES.nameChars)) : String(name);
     return toResult(
       {
         text: `Unknown tool ${shown}. The tools are: ${TOOL_NAMES.join(", ")}.`,

@@ -1,8 +1,8 @@
 // job_output and job_kill: background jobs that bash with run_in_background started.
 
-import { TOOLS } from "../limits.ts";
+import { MESSAGES, TOOLS } from "../limits.ts";
 import { JobError, type JobInfo } from "../shell/jobs.ts";
-import { errorOutcome, formatDuration, type ToolHost, type ToolOutcome } from "./context.ts";
+import { clip, errorOutcome, formatDuration, type ToolHost, type ToolOutcome } from "./context.ts";
 
 /** `3` or `"3"` means job-3 when there is no job called "3". */
 function jobId(host: ToolHost, id: string): string {
@@ -73,7 +73,7 @@ export async function jobKillTool(host: ToolHost, args: { id: string }): Promise
         ? `${info.id} had already ended: ${stateText(info)}. Nothing was stopped.`
         : info.status === "running"
           ? `${info.id} was sent a kill but has not ended yet; check with job_output.`
-          : `Stopped ${info.id} (${info.command.length > 120 ? info.command.slice(0, 119) + "…" : info.command})${info.exitCode !== null ? `, exit code ${info.exitCode}` : ""}.`;
+          : `Stopped ${info.id} (${clip(info.command, MESSAGES.shortCommandChars)})${info.exitCode !== null ? `, exit code ${info.exitCode}` : ""}.`;
     return { text, structured: jobStructured(info) };
   } catch (err) {
     return errorOutcome(err instanceof JobError ? err.message : `job_kill failed: ${(err as Error).message}`);

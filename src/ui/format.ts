@@ -1,5 +1,8 @@
 // Small formatting helpers for the UI (the tools' own, so that numbers read the same everywhere).
 
+import { MESSAGES } from "../limits.ts";
+import { clip } from "../tools/context.ts";
+
 export { formatBytes, formatDuration } from "../tools/context.ts";
 
 /** 14:03:07 */
@@ -9,9 +12,8 @@ export function clock(iso: string | number): string {
 }
 
 /** The first line of a long text, cut to `max` characters. */
-export function headline(text: string, max = 120): string {
-  const line = text.split("\n", 1)[0] ?? "";
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+export function headline(text: string, max: number = MESSAGES.shortCommandChars): string {
+  return clip(text.split("\n", 1)[0] ?? "", max);
 }
 
 /** 4:59 */
