@@ -134,6 +134,15 @@ export async function resolveToolPath(host: ToolHost, input: string, mode: PathM
   return { ok: true, path: real, display: displayPath(host, real), stat };
 }
 
+/** The file's bytes, or the error a tool returns when they cannot be read. */
+async function readBytes(host: ToolHost, r: { path: string; display: string }): Promise<Uint8Array | ToolOutcome> {
+  try {
+    return await host.runtime.fs.readFile(r.path);
+  } catch (err) {
+    return errorOutcome(`${r.display} could not be read: ${errText(err)}`, { path: r.path });
+  }
+}
+
 // ------------------------------------------------------------------------------------------------ binary files
 
 const MAGIC: Array<[number[] | string, string, number?]> = [
@@ -260,12 +269,8 @@ export async function readFileTool(host: ToolHost, args: { path: string; offset?
       { path: r.path, sizeBytes: size },
     );
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = await host.runtime.fs.readFile(r.path);
-  } catch (err) {
-    return errorOutcome(`${r.display} could not be read: ${errText(err)}`, { path: r.path });
-  }
+  const bytes = await readBytes(host, r);
+  if (!(bytes instanceof Uint8Array)) return bytes;
   const kind = binaryKind(bytes);
   if (kind !== null) {
     return errorOutcome(
@@ -453,12 +458,8 @@ export async function editFileTool(
     );
   }
   if (old === replacement) return errorOutcome("old_str and new_str are the same, so there is nothing to change.", { path: r.path });
-  let bytes: Uint8Array;
-  try {
-    bytes = await host.runtime.fs.readFile(r.path);
-  } catch (err) {
-    return errorOutcome(`${r.display} could not be read: ${errText(err)}`, { path: r.path });
-  }
+  const bytes = await readBytes(host, r);
+  if (!(bytes instanceof Uint8Array)) return bytes;
   const kind = binaryKind(bytes);
   if (kind !== null) return errorOutcome(`${r.display} is a binary file (${kind}, ${formatBytes(bytes.length)}); edit_file edits text only.`, { path: r.path });
   const text = new TextDecoder("utf-8").decode(bytes);
