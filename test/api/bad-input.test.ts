@@ -4,25 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSession, serveSandbox } from "../../src/api/index.ts";
 import { connectSandbox } from "../../src/client/index.ts";
 import { API } from "../../src/limits.ts";
-import { createSandbox, type Sandbox } from "../../src/node.ts";
+import type { Sandbox } from "../../src/node.ts";
 import { FakePort, FakeWindow, frame } from "./fakes.ts";
-import { connect, isObject, rawPeer, serve, sleep, textOf, type RawPeer, type Served } from "./helpers.ts";
+import { connect, isObject, rawPeer, serve, servedPeer, sleep, textOf, type RawPeer, type Served } from "./helpers.ts";
 
 let sandbox: Sandbox;
 let served: Served;
 let peer: RawPeer;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  sandbox = await createSandbox({ runtime: "node", approver: "deny" });
-  served = serve(sandbox);
-  peer = rawPeer(served);
-  await peer.initialize();
+  ({ sandbox, served, peer, close } = await servedPeer());
 });
-afterAll(async () => {
-  peer.port.close();
-  await served.api.close();
-  await sandbox.close();
-});
+afterAll(() => close());
 
 function errorOf(response: Record<string, unknown>): { code: number; message: string } {
   expect(response.jsonrpc).toBe("2.0");

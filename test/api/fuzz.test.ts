@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listenForConnections } from "../../src/api/index.ts";
 import { API } from "../../src/limits.ts";
-import { createSandbox, type Sandbox } from "../../src/node.ts";
+import type { Sandbox } from "../../src/node.ts";
 import { FakePort, FakeWindow, frame } from "./fakes.ts";
-import { isObject, rawPeer, serve, sleep, type RawPeer, type Served } from "./helpers.ts";
+import { isObject, servedPeer, sleep, type RawPeer, type Served } from "./helpers.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5a5d5e11);
 const MESSAGES = 12_000;
@@ -240,18 +240,12 @@ describe(`fuzz (seed ${SEED})`, () => {
   let sandbox: Sandbox;
   let served: Served;
   let peer: RawPeer;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    sandbox = await createSandbox({ runtime: "node", approver: "deny" });
-    served = serve(sandbox);
-    peer = rawPeer(served);
-    await peer.initialize();
+    ({ sandbox, served, peer, close } = await servedPeer());
     await peer.request({ jsonrpc: "2.0", id: "setup", method: "tools/call", params: { name: "write_file", arguments: { path: "notes.txt", content: "a note\n" } } });
   });
-  afterAll(async () => {
-    peer.port.close();
-    await served.api.close();
-    await sandbox.close();
-  });
+  afterAll(() => close());
 
   it(`${MESSAGES.toLocaleString("en-US")} random and mutated messages, then a normal call works`, async () => {
     const fz = new Fuzzer(SEED);

@@ -4,6 +4,7 @@
 import { serveSandbox, type ApiEvent, type ApiServer, type ServeOptions, type ToolHost } from "../../src/api/index.ts";
 import type { PortLike } from "../../src/api/transport.ts";
 import { connectOverPort, type ConnectOptions, type SandboxConnection } from "../../src/client/index.ts";
+import { createSandbox, type Sandbox } from "../../src/node.ts";
 
 export const HOST_ORIGIN = "http://host.test";
 
@@ -105,6 +106,24 @@ export function rawPeer(served: Served): RawPeer {
   const channel = new MessageChannel();
   served.api.connect(channel.port1 as unknown as PortLike, HOST_ORIGIN);
   return new RawPeer(channel.port2);
+}
+
+/** The real sandbox (node runtime, approvals denied), served, with an initialized raw peer; close() ends all three. */
+export async function servedPeer(): Promise<{ sandbox: Sandbox; served: Served; peer: RawPeer; close(): Promise<void> }> {
+  const sandbox = await createSandbox({ runtime: "node", approver: "deny" });
+  const served = serve(sandbox);
+  const peer = rawPeer(served);
+  await peer.initialize();
+  return {
+    sandbox,
+    served,
+    peer,
+    async close() {
+      peer.port.close();
+      await served.api.close();
+      await sandbox.close();
+    },
+  };
 }
 
 export function textOf(result: object): string {
