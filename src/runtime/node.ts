@@ -14,6 +14,7 @@ import * as fsp from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { SHELL } from "../limits.ts";
+import { Listeners } from "./listeners.ts";
 import type {
   Capabilities,
   DirEntry,
@@ -140,7 +141,7 @@ function killTree(pid: number): void {
 
 class PtyProcess implements TerminalProcess {
   readonly exited: Promise<number>;
-  private readonly listeners = new Set<(chunk: string) => void>();
+  private readonly listeners = new Listeners<string>("terminal");
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private ended = false;
   private killed = false;
@@ -175,7 +176,7 @@ class PtyProcess implements TerminalProcess {
   }
 
   private emit(text: string): void {
-    if (text !== "") for (const listener of this.listeners) listener(text);
+    if (text !== "") this.listeners.emit(text);
   }
 
   private deliver(text: string): void {
@@ -208,8 +209,7 @@ class PtyProcess implements TerminalProcess {
   }
 
   onData(listener: (chunk: string) => void): Unsubscribe {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   write(data: string): void {
@@ -374,7 +374,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
   });
   if (baseEnv.LANG === undefined && baseEnv.LC_ALL === undefined) baseEnv.LANG = "C.UTF-8";
 
-  const listeners = new Set<(event: RuntimeEvent) => void>();
+  const listeners = new Listeners<RuntimeEvent>("runtime");
   const live = new Set<PtyProcess>();
   let spawned = 0;
   let disposed = false;
@@ -449,10 +449,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       return track(p, endMarker);
     },
     fs: nodeFs,
-    on(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    on: (listener) => listeners.add(listener),
     async dispose() {
       if (disposed) return;
       disposed = true;

@@ -18,6 +18,7 @@
 // - Capabilities: probed after boot (webcontainer/probe.ts), one `jsh -c` per probe.
 
 import { WEBCONTAINER, WORKSPACE } from "../limits.ts";
+import { Listeners } from "./listeners.ts";
 import type {
   Capabilities,
   JobSpawnOptions,
@@ -127,16 +128,8 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
   const killExitMs = options.killExitMs ?? WEBCONTAINER.killExitMs;
   const holdMs = options.promptHoldMs ?? WEBCONTAINER.promptHoldMs;
 
-  const listeners = new Set<(event: RuntimeEvent) => void>();
-  const emit = (event: RuntimeEvent): void => {
-    for (const listener of listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        console.error("sandshell: a runtime listener threw:", err);
-      }
-    }
-  };
+  const listeners = new Listeners<RuntimeEvent>("runtime");
+  const emit = (event: RuntimeEvent): void => listeners.emit(event);
   const unsubs: Array<() => void> = [
     wc.on("server-ready", (port, url) => emit({ type: "server-ready", port, url })),
     wc.on("error", (error) => emit({ type: "error", message: String(error?.message ?? error) })),
@@ -226,10 +219,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
 
     fs,
 
-    on(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    on: (listener) => listeners.add(listener),
 
     async dispose() {
       if (disposed) return;

@@ -11,6 +11,7 @@
 //   forge them: the nonce is never visible to the shell (not in its environment or files).
 
 import { SHELL, WORKSPACE } from "../../limits.ts";
+import { Listeners } from "../listeners.ts";
 import type {
   Capabilities,
   JobSpawnOptions,
@@ -169,7 +170,7 @@ class EmbeddedRuntime implements Runtime {
   private standby: Promise<Conn> | null = null;
   private standbyTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly processes = new Set<TerminalProcess>();
-  private readonly listeners = new Set<(event: RuntimeEvent) => void>();
+  private readonly listeners = new Listeners<RuntimeEvent>("runtime");
   private disposed = false;
 
   constructor(
@@ -320,13 +321,7 @@ class EmbeddedRuntime implements Runtime {
   }
 
   emit(event: RuntimeEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(event);
-      } catch (err) {
-        console.error("sandshell: a runtime listener threw:", err);
-      }
-    }
+    this.listeners.emit(event);
   }
 
   // ------------------------------------------------------------------------------------------------ Runtime
@@ -348,8 +343,7 @@ class EmbeddedRuntime implements Runtime {
   }
 
   on(listener: (event: RuntimeEvent) => void): Unsubscribe {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   async dispose(): Promise<void> {
@@ -365,23 +359,14 @@ class EmbeddedRuntime implements Runtime {
   }
 }
 
-/** Output fan-out shared by shells and jobs. */
-class Listeners {
-  private readonly set = new Set<(chunk: string) => void>();
-  add(listener: (chunk: string) => void): Unsubscribe {
-    this.set.add(listener);
-    return () => this.set.delete(listener);
+/** Output fan-out shared by shells and jobs, in pieces of at most EMBEDDED.dataChunkChars. */
+class Output extends Listeners<string> {
+  constructor() {
+    super("terminal");
   }
-  emit(text: string): void {
-    for (const piece of chunks(text, EMBEDDED.dataChunkChars)) {
-      for (const l of this.set) {
-        try {
-          l(piece);
-        } catch (err) {
-          console.error("sandshell: a terminal listener threw:", err);
-        }
-      }
-    }
+
+  override emit(text: string): void {
+    for (const piece of chunks(text, EMBEDDED.dataChunkChars)) super.emit(piece);
   }
 }
 
@@ -389,7 +374,7 @@ class Listeners {
 class ShellProcess implements TerminalProcess {
   readonly exited: Promise<number>;
   private resolveExit!: (code: number) => void;
-  private readonly out = new Listeners();
+  private readonly out = new Output();
   private conn: Conn | null = null;
   private busy = false;
   private ended = false;
@@ -575,7 +560,7 @@ class ShellProcess implements TerminalProcess {
 class JobProcess implements TerminalProcess {
   readonly exited: Promise<number>;
   private resolveExit!: (code: number) => void;
-  private readonly out = new Listeners();
+  private readonly out = new Output();
   private conn: Conn | null = null;
   private ended = false;
 

@@ -1,6 +1,7 @@
 // A WebContainer process as a TerminalProcess: ONE reader on `output` (the stream is push-only and never ends, so the
 // end comes from `exit`), ONE writer on `input` (getWriter() locks the stream), chunks passed on as they come.
 
+import { Listeners } from "../listeners.ts";
 import type { TerminalProcess, Unsubscribe } from "../types.ts";
 import type { WcProcess } from "./api.ts";
 
@@ -18,7 +19,7 @@ export interface WcTerminalOptions {
 
 export class WcTerminalProcess implements TerminalProcess {
   readonly exited: Promise<number>;
-  private readonly listeners = new Set<(chunk: string) => void>();
+  private readonly listeners = new Listeners<string>("terminal");
   private readonly writer: WritableStreamDefaultWriter<string> | null;
   private readonly reader: ReadableStreamDefaultReader<string> | null;
   private ended = false;
@@ -88,7 +89,7 @@ export class WcTerminalProcess implements TerminalProcess {
   /** Listeners' entry point (the shaper calls it too). */
   emit(chunk: string): void {
     if (this.ended || chunk === "") return;
-    for (const listener of this.listeners) listener(chunk);
+    this.listeners.emit(chunk);
   }
 
   private afterExit(code: number): void {
@@ -97,8 +98,7 @@ export class WcTerminalProcess implements TerminalProcess {
   }
 
   onData(listener: (chunk: string) => void): Unsubscribe {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   write(data: string): void {
