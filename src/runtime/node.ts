@@ -252,31 +252,25 @@ function typeOf(s: import("node:fs").Stats | import("node:fs").Dirent): DirEntry
   return "other";
 }
 
+/** Runs a node:fs call, turning its error into the runtime's errno error. */
+async function errno<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw errnoError(err);
+  }
+}
+
 const nodeFs: RuntimeFs = {
-  async readFile(path) {
-    try {
+  readFile: (path) =>
+    errno(async () => {
       const buf = await fsp.readFile(path);
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-    } catch (err) {
-      throw errnoError(err);
-    }
-  },
-  async writeFile(path, data) {
-    try {
-      await fsp.writeFile(path, data);
-    } catch (err) {
-      throw errnoError(err);
-    }
-  },
-  async appendFile(path, data) {
-    try {
-      await fsp.appendFile(path, data);
-    } catch (err) {
-      throw errnoError(err);
-    }
-  },
-  async readdir(path) {
-    try {
+    }),
+  writeFile: (path, data) => errno(() => fsp.writeFile(path, data)),
+  appendFile: (path, data) => errno(() => fsp.appendFile(path, data)),
+  readdir: (path) =>
+    errno(async () => {
       const entries = await fsp.readdir(path, { withFileTypes: true });
       return Promise.all(
         entries.map(async (entry): Promise<DirEntry> => {
@@ -286,10 +280,7 @@ const nodeFs: RuntimeFs = {
           return { name: entry.name, type, size };
         }),
       );
-    } catch (err) {
-      throw errnoError(err);
-    }
-  },
+    }),
   async stat(path): Promise<FileStat | null> {
     try {
       const s = await fsp.lstat(path);
@@ -301,34 +292,13 @@ const nodeFs: RuntimeFs = {
       throw errnoError(err);
     }
   },
-  async mkdir(path, options) {
-    try {
+  mkdir: (path, options) =>
+    errno(async () => {
       await fsp.mkdir(path, { recursive: options?.recursive ?? false });
-    } catch (err) {
-      throw errnoError(err);
-    }
-  },
-  async rm(path, options) {
-    try {
-      await fsp.rm(path, { recursive: options?.recursive ?? false, force: options?.force ?? false });
-    } catch (err) {
-      throw errnoError(err);
-    }
-  },
-  async rename(from, to) {
-    try {
-      await fsp.rename(from, to);
-    } catch (err) {
-      throw errnoError(err);
-    }
-  },
-  async realpath(path) {
-    try {
-      return await fsp.realpath(path);
-    } catch (err) {
-      throw errnoError(err);
-    }
-  },
+    }),
+  rm: (path, options) => errno(() => fsp.rm(path, { recursive: options?.recursive ?? false, force: options?.force ?? false })),
+  rename: (from, to) => errno(() => fsp.rename(from, to)),
+  realpath: (path) => errno(() => fsp.realpath(path)),
 };
 
 function probePrograms(pathVar: string): Record<string, boolean> {
