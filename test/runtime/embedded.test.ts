@@ -560,11 +560,12 @@ describe("embedded runtime", () => {
       const n = t.promptCount();
       t.proc.write("\x1b[200~i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done; echo loop-done\x1b[201~\r");
       await new Promise((r) => setTimeout(r, 200));
-      const t0 = performance.now();
       await runtime.fs.writeFile("/tmp/during.txt", "written while busy\n");
       expect(dec(await runtime.fs.readFile("/tmp/during.txt"))).toBe("written while busy\n");
       expect((await runtime.fs.readdir("/tmp")).some((e) => e.name === "during.txt")).toBe(true);
-      expect(performance.now() - t0).toBeLessThan(100);
+      // answered while the loop still ran: no prompt and no "loop-done" yet
+      expect(t.promptCount()).toBe(n);
+      expect(screen(t.raw)).not.toMatch(/(?:^|\n)loop-done\r?\n/);
       await t.prompts(n + 1, 30_000);
       expect(screen(t.raw)).toContain("loop-done");
       expect((await t.run("cat /tmp/during.txt")).output).toBe("written while busy\n");
@@ -606,10 +607,8 @@ describe("embedded runtime", () => {
     it("a killed job ends at once", async () => {
       const job = await runtime.spawnJob("while true; do :; done", { cwd: WORKSPACE });
       await new Promise((r) => setTimeout(r, 200));
-      const t0 = performance.now();
       job.kill();
-      expect(await job.exited).toBe(137);
-      expect(performance.now() - t0).toBeLessThan(100);
+      expect(await job.exited).toBe(137); // the loop never ends by itself
     });
   });
 });
