@@ -20,6 +20,9 @@ import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { FakePort, FakeWindow, frame } from "./fakes.ts";
 import { sleep, textOf } from "./helpers.ts";
 
+/** Long enough for the fakes' timer-delivered messages on a loaded machine (5 ms was not). */
+const DELIVERY_MS = 50;
+
 const SANDBOX = "http://sandbox.test:4173";
 const HOST = "http://host.test:4174";
 const policy = (over: Partial<{ origins: string[]; allowAny: boolean }> = {}) => ({ self: SANDBOX, origins: [], allowAny: false, ...over });
@@ -109,21 +112,21 @@ describe("the window wiring (fake windows with browser-like origins)", () => {
 
   it("announces ready to the parent when framed (target *), and not when it is the top window", async () => {
     const s = setup();
-    await sleep(5);
+    await sleep(DELIVERY_MS);
     expect(s.atHost).toEqual([{ data: READY, origin: SANDBOX, source: s.iframe.contentWindow }]);
     expect(s.events.map((e) => e.type)).toEqual(["ready"]);
     const top = setup({ framed: false });
-    await sleep(5);
+    await sleep(DELIVERY_MS);
     expect(top.atHost).toEqual([]);
     expect(top.events).toEqual([]);
   });
 
   it("answers hello from anyone with ready (it carries nothing secret)", async () => {
     const s = setup();
-    await sleep(5);
+    await sleep(DELIVERY_MS);
     s.atHost.length = 0;
     s.iframe.contentWindow.postMessage({ type: "sandshell:hello" }, "*");
-    await sleep(5);
+    await sleep(DELIVERY_MS);
     expect(s.atHost).toEqual([{ data: READY, origin: SANDBOX, source: s.iframe.contentWindow }]);
   });
 
@@ -131,7 +134,7 @@ describe("the window wiring (fake windows with browser-like origins)", () => {
     const s = setup({ origins: [HOST] });
     const port = new FakePort();
     s.iframe.contentWindow.postMessage({ type: "sandshell:connect" }, SANDBOX, [port]);
-    await sleep(5);
+    await sleep(DELIVERY_MS);
     expect(s.accepted).toEqual([{ port, origin: HOST }]);
     expect(port.posted).toEqual([]);
     expect(port.closed).toBe(false);
@@ -141,7 +144,7 @@ describe("the window wiring (fake windows with browser-like origins)", () => {
     const s = setup();
     const port = new FakePort();
     s.iframe.contentWindow.postMessage({ type: "sandshell:connect" }, SANDBOX, [port]);
-    await sleep(5);
+    await sleep(DELIVERY_MS);
     expect(s.accepted).toEqual([]);
     expect(port.posted).toHaveLength(1);
     expect(port.posted[0]).toMatchObject({ type: "sandshell:rejected" });
@@ -155,7 +158,7 @@ describe("the window wiring (fake windows with browser-like origins)", () => {
     expect(s.events[0]).toMatchObject({ type: "warning" });
     const port = new FakePort();
     s.iframe.contentWindow.postMessage({ type: "sandshell:connect" }, SANDBOX, [port]);
-    await sleep(5);
+    await sleep(DELIVERY_MS);
     expect(s.accepted).toHaveLength(1);
   });
 
@@ -165,7 +168,7 @@ describe("the window wiring (fake windows with browser-like origins)", () => {
     s.iframe.contentWindow.postMessage({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "bash", arguments: { command: "id" } } }, SANDBOX);
     s.iframe.contentWindow.postMessage({ type: "sandshell:bogus" }, SANDBOX);
     s.iframe.contentWindow.postMessage({ unrelated: "extension traffic" }, SANDBOX);
-    await sleep(5);
+    await sleep(DELIVERY_MS);
     expect(s.accepted).toEqual([]);
     const ignored = s.events.filter((e) => e.type === "ignored");
     expect(ignored.map((e) => e.detail)).toEqual([
@@ -182,7 +185,7 @@ describe("the window wiring (fake windows with browser-like origins)", () => {
     listenForConnections(inner, { policy: policy({ origins: [HOST] }), onConnect: () => "The sandbox already serves 32 connections; close one first." });
     const port = new FakePort();
     iframe.contentWindow.postMessage({ type: "sandshell:connect" }, SANDBOX, [port]);
-    await sleep(5);
+    await sleep(DELIVERY_MS);
     expect(port.posted).toEqual([{ type: "sandshell:rejected", reason: "The sandbox already serves 32 connections; close one first." }]);
     expect(port.closed).toBe(true);
   });
