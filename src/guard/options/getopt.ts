@@ -58,14 +58,18 @@ function sub(w: Word, value: string): Word {
   return { raw: w.raw, value, dynamic: value.includes(DYN), glob: w.glob };
 }
 
+/** Spellings programs accept for one option: an abbreviation of both is not ambiguous to getopt_long. */
+const SAME_OPTION: Record<string, string> = { colour: "color" };
+
 /** The long option `name` stands for: itself, or the one option it is a unique prefix of. */
 export function resolveLong(table: OptionTable, name: string): string | null {
   if (table.long.has(name)) return name;
   let found: string | null = null;
   for (const k of table.long.keys()) {
     if (k.startsWith(name)) {
-      if (found !== null) return null; // ambiguous: getopt_long refuses it too
-      found = k;
+      const canonical = SAME_OPTION[k] ?? k;
+      if (found !== null && found !== canonical) return null; // ambiguous: getopt_long refuses it too
+      found = canonical;
     }
   }
   return found;
