@@ -13,8 +13,8 @@ export const COREUTILS: ProgramSpec[] = [
     short: "AbeEnstTuv",
     long: ["show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting", ...HV],
     reason: "cat only reads its files",
-    examples: ["cat README.md", "cat -n a b", "cat --num x", "cat -- -x"],
-    nearMisses: ["cat --output=x y", "cat -Z x"],
+    examples: ["cat README.md", "cat -n a b", "cat --show-e x", "cat -- -x"],
+    nearMisses: ["cat --output=x y", "cat -Z x", "cat --num x"],
   },
   {
     names: ["ls", "dir", "vdir"],

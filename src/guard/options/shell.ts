@@ -62,7 +62,7 @@ export const SHELL_BUILTINS: ProgramSpec[] = [
     numeric: true,
     operands: ["text"],
     reason: "cd changes only the shell's directory (layer 2 judges where)",
-    examples: ["cd src", "cd -P ..", "cd"],
+    examples: ["cd src", "cd -P src", "cd"],
     nearMisses: ["cd -Z x"],
   },
   {

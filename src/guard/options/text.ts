@@ -60,7 +60,7 @@ export const SED: ProgramSpec = {
   reason: "sed whose script runs no command; its -i files and `w` files are judged as writes",
   examples: [
     "sed 's/hello/world/' f", "sed -n '/error/p' f", "sed -n 1,10p x", "sed -e 's/a/b/' -e 's/c/d/' f", "sed -i 's/a/b/' src/x.ts",
-    "sed -E 's/(a|b)+/x/g' f", "sed ':a;N;$!ba;s/\\n/ /g' f", "sed '/^$/d' f", "sed 's/x/y/w out.txt' f", "sed '$a\\\\\nend' f", "sed -ne 's/a/b/p' f",
+    "sed -E 's/(a|b)+/x/g' f", "sed ':a;N;$!ba;s/\\n/ /g' f", "sed '/^$/d' f", "sed 's/x/y/w out.txt' f", "sed '$a\\\nend' f", "sed -ne 's/a/b/p' f",
   ],
   nearMisses: [
     "sed '1e touch x' f", "sed 's|x|id|e' f", "sed --expression='1e id' f", "sed -e'1e id' f", "sed -ne '1e id' f", "sed 's/a/b/w /etc/x' f",
