@@ -10,7 +10,7 @@ export const README = fileURLToPath(new URL("../README.md", import.meta.url));
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, "⏎");
 // Examples with control characters, lone surrogates or nothing visible are shown as JSON strings.
-const unprintable = (s: string) => s.trim() === "" || /[\u0000-\u0008\u000b-\u001f\ud800-\udfff]/.test(s);
+const unprintable = (s: string) => s.trim() === "" || /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ud800-\udfff]/.test(s);
 const code = (s: string) => {
   const t = unprintable(s) ? JSON.stringify(s).replace(/[\ud800-\udfff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16)) : s;
   return t.includes("`") ? "`` " + cell(t) + " ``" : "`" + cell(t) + "`";
