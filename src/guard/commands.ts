@@ -2,7 +2,7 @@
 // network, and which operands a program writes, reads or deletes. Pure functions over facts.
 
 import { DYN, type Word } from "./facts.ts";
-import { judgeArgs } from "./options/index.ts";
+import { judgeEffective, type Judged } from "./options/index.ts";
 
 /** A word built by the guard itself (for `{}` of find -exec, or a static string). */
 export function literalWord(value: string): Word {
@@ -96,6 +96,8 @@ export interface Effective {
   wrappers: string[];
   /** Arguments also come from stdin (xargs): operands are not all known. */
   stdinArgs: boolean;
+  /** Its arguments judged by the program's option spec row (null: no row), once worked out. */
+  judged?: Judged | null;
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
@@ -340,7 +342,7 @@ export function fileOperands(eff: Effective): FileOperands {
   const name = eff.name;
   if (name === null) return NONE;
   // A program with an option spec: its row says which options and operands are files it writes.
-  const judged = judgeArgs(name, eff.argv);
+  const judged = judgeEffective(eff);
   if (judged?.parsed) return { writes: judged.writes, reads: judged.reads, deletes: false, recursive: false };
   const args = eff.argv.slice(1);
   switch (name) {

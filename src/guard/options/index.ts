@@ -25,14 +25,10 @@ export function specFor(name: string | null): CompiledSpec | undefined {
   return name === null ? undefined : BY_NAME.get(name);
 }
 
-// One parse per command: layer 2 asks for the files, layer 3 for the verdict.
-const memo = new WeakMap<readonly Word[], Judged>();
-
-/** The program's arguments judged by its row; undefined when it has none. */
-export function judgeArgs(name: string | null, argv: readonly Word[]): Judged | undefined {
-  const spec = specFor(name);
-  if (!spec) return undefined;
-  let j = memo.get(argv);
-  if (!j) memo.set(argv, (j = judge(spec, argv.slice(1))));
-  return j;
+/** The program's arguments judged by its row; undefined when it has none. Kept on the Effective: layer 2 asks for the files, layer 3 for the verdict. */
+export function judgeEffective(eff: { name: string | null; argv: readonly Word[]; judged?: Judged | null }): Judged | undefined {
+  if (eff.judged !== undefined) return eff.judged ?? undefined;
+  const spec = specFor(eff.name);
+  eff.judged = spec ? judge(spec, eff.argv.slice(1)) : null;
+  return eff.judged ?? undefined;
 }

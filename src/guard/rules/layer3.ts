@@ -8,7 +8,7 @@
 import type { Command } from "../facts.ts";
 import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } from "../commands.ts";
 import { isConfigPath, riskyVariable } from "../options/environment.ts";
-import { judgeArgs, specFor } from "../options/index.ts";
+import { judgeEffective, specFor } from "../options/index.ts";
 import { resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 /** Why a command is known safe (by its option spec row), or null. */
@@ -18,7 +18,7 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
   if (n === null) return null;
   const args = eff.argv.slice(1);
   if (n === "[[") return "a test";
-  const judged = judgeArgs(n, eff.argv);
+  const judged = judgeEffective(eff);
   if (judged) return judged.unsafe === null ? specFor(n)!.reason : null;
   if (n === "env" || n === "printenv") return args.length === 0 || (n === "printenv" && args.every((w) => /^[A-Za-z_]\w*$/.test(w.value))) ? "system information" : null;
   if (n === "command") return args.length === 2 && (args[0]!.value === "-v" || args[0]!.value === "-V") ? "a lookup" : null;
@@ -28,7 +28,7 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
 
 /** Why a known-safe verdict does not hold: the option or form the row does not know. */
 export function notKnownSafe(eff: Effective): string | null {
-  return judgeArgs(eff.name, eff.argv)?.unsafe ?? null;
+  return judgeEffective(eff)?.unsafe ?? null;
 }
 
 function isInterpreterName(n: string): boolean {
