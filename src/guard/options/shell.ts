@@ -2,7 +2,21 @@
 // later commands do (alias, trap, hash -p, enable, shopt -s expand_aliases, history -w FILE) are not
 // here: layer 3's shell-state row asks for them.
 
+import type { Word } from "../facts.ts";
+import { harmlessShellVariable } from "./environment.ts";
 import type { ProgramSpec } from "./spec.ts";
+
+/** `export "$a=x"`, `declare $n`: a variable whose name is computed at run time may be PATH or PAGER. */
+function computedName(operands: readonly Word[]): string | null {
+  const w = operands.find((o) => o.dynamic && !/^[A-Za-z_][A-Za-z0-9_]*(?:\[.*\])?\+?=/.test(o.value));
+  return w ? `the variable name in ${w.raw} is computed at run time` : null;
+}
+
+/** `read PATH`, `printf -v IFS`: the variables a builtin sets must be ones the shell keeps to itself. */
+function riskyTarget(names: readonly Word[]): string | null {
+  const w = names.find((o) => o.dynamic || !harmlessShellVariable(o.value.replace(/\[.*$/, "")));
+  return w ? `it sets ${w.raw}, which may change what later commands run` : null;
+}
 
 /** shopt options that only change globbing, matching or history display: known safe to set. */
 export const SAFE_SHOPT = new Set([
@@ -42,9 +56,10 @@ export const SHELL_BUILTINS: ProgramSpec[] = [
     short: "v:",
     long: [],
     operands: ["text"],
+    check: (p) => riskyTarget(p.opts.filter((o) => o.name === "v").map((o) => o.value!)),
     reason: "printf only prints (or sets a variable with -v)",
     examples: ["printf '%s\\n' a b", "printf -v x %d 3"],
-    nearMisses: ["printf -Z x"],
+    nearMisses: ["printf -Z x", "printf -v PATH /tmp", "printf -v \"$n\" x"],
   },
   {
     names: ["pwd"],
@@ -106,18 +121,20 @@ export const SHELL_BUILTINS: ProgramSpec[] = [
     short: "fnp",
     long: [],
     operands: ["text"],
+    check: (p) => computedName(p.operands),
     reason: "export marks variables (the environment row judges which)",
     examples: ["export LANG=C", "export -p"],
-    nearMisses: ["export -x A"],
+    nearMisses: ["export -x A", "export \"$a=x\""],
   },
   {
     names: ["declare", "typeset", "local", "readonly"],
     short: "aAfFgiIlnprtux",
     long: [],
     operands: ["text"],
+    check: (p) => computedName(p.operands),
     reason: "declares shell variables (the environment row judges exported ones)",
     examples: ["declare -a arr", "local x=1", "readonly N=3", "declare -p"],
-    nearMisses: ["declare -Z x"],
+    nearMisses: ["declare -Z x", "declare \"$n=x\"", "local $n"],
   },
   {
     names: ["unset"],
@@ -133,9 +150,10 @@ export const SHELL_BUILTINS: ProgramSpec[] = [
     short: "ersa:d:i:n:N:p:t:u:",
     long: [],
     operands: ["text"],
+    check: (p) => riskyTarget([...p.operands, ...p.opts.filter((o) => o.name === "a").map((o) => o.value!)]),
     reason: "reads a line into variables",
     examples: ["read x", "read -r -p 'ok? ' a", "read -a arr"],
-    nearMisses: ["read -Z x"],
+    nearMisses: ["read -Z x", "read PATH", "read -r IFS", "read -a PS4"],
   },
   {
     names: ["wait"],
