@@ -39,7 +39,7 @@ export interface ProgramSpec {
   /** A further condition: why this parse is not known safe, or null. */
   check?(parsed: Extract<Parsed, { ok: true }>, args: readonly Word[]): string | null;
   /** Files it writes and reads that the generic roles cannot express (sed -i, sed's `w FILE`). */
-  files?(parsed: Extract<Parsed, { ok: true }>): { writes: Word[]; reads: Word[] };
+  files?(parsed: Extract<Parsed, { ok: true }>): { writes: Word[]; reads: Word[]; operandsWritten?: boolean };
   /** Replaces getopt for a program that does not parse like GNU (xxd's `-ps`, find's expressions). */
   parse?(args: readonly Word[]): Parsed;
   reason: string;
@@ -69,12 +69,14 @@ export interface Judged {
   unsafe: string | null;
   writes: Word[];
   reads: Word[];
+  /** Its file operands are written (tee, touch, sed -i): operands that come from stdin (xargs) are writes nobody sees. */
+  operandsWritten: boolean;
 }
 
 /** Parses a program's arguments by its spec: known safe or not, and the files it writes and reads. */
 export function judge(spec: CompiledSpec, args: readonly Word[]): Judged {
   const parsed = parseWith(spec, args);
-  if (!parsed.ok) return { unsafe: `the option ${parsed.unknown} is not one the guard knows to be safe`, parsed: false, writes: [], reads: [] };
+  if (!parsed.ok) return { unsafe: `the option ${parsed.unknown} is not one the guard knows to be safe`, parsed: false, writes: [], reads: [], operandsWritten: false };
   const writes: Word[] = [];
   const reads: Word[] = [];
   for (const o of parsed.opts) {
@@ -94,10 +96,12 @@ export function judge(spec: CompiledSpec, args: readonly Word[]): Judged {
 }
 
 function finish(spec: CompiledSpec, parsed: Extract<Parsed, { ok: true }>, args: readonly Word[], writes: Word[], reads: Word[]): Judged {
+  let operandsWritten = (spec.operands ?? []).includes("write");
   if (spec.files) {
     const f = spec.files(parsed);
     writes.push(...f.writes);
     reads.push(...f.reads);
+    operandsWritten ||= f.operandsWritten ?? false;
   }
   let unsafe: string | null = null;
   if (spec.riskyOptions && !spec.anyArguments) {
@@ -105,5 +109,5 @@ function finish(spec: CompiledSpec, parsed: Extract<Parsed, { ok: true }>, args:
     if (hidden) unsafe = `\`${hidden.raw}\` may turn into an option the guard cannot see`;
   }
   unsafe ??= spec.check?.(parsed, args) ?? null;
-  return { parsed: true, unsafe, writes, reads };
+  return { parsed: true, unsafe, writes, reads, operandsWritten };
 }

@@ -55,6 +55,7 @@ export const SED: ProgramSpec = {
     return {
       writes: [...(inPlace ? files : []), ...named.writes.map(literalWord)],
       reads: [...(inPlace ? [] : files), ...named.reads.map(literalWord)],
+      operandsWritten: inPlace,
     };
   },
   reason: "sed whose script runs no command; its -i files and `w` files are judged as writes",
@@ -64,7 +65,7 @@ export const SED: ProgramSpec = {
   ],
   nearMisses: [
     "sed '1e touch x' f", "sed 's|x|id|e' f", "sed --expression='1e id' f", "sed -e'1e id' f", "sed -ne '1e id' f", "sed 's/a/b/w /etc/x' f",
-    "sed -f script.sed f", "sed -i s/a/b/ /etc/hosts", "sed --in-place=/etc/* s/a/b/ f", "sed 'w /etc/x' f", "sed --exp='1e id' f", "sed $S f",
+    "sed -f script.sed f", "sed -i s/a/b/ /etc/hosts", "sed --in-place=/etc/* s/a/b/ f", "sed 'w /etc/x' f", "sed --exp='1e id' f", "sed $S f", "find / | xargs sed -i s/a/b/",
   ],
 };
 

@@ -19,7 +19,8 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
   const args = eff.argv.slice(1);
   if (n === "[[") return "a test";
   const judged = judgeEffective(eff);
-  if (judged) return judged.unsafe === null ? specFor(n)!.reason : null;
+  // `find / | xargs sed -i …`: files that come from stdin are written where nobody can see.
+  if (judged) return judged.unsafe === null && !(eff.stdinArgs && judged.operandsWritten) ? specFor(n)!.reason : null;
   if (n === "env" || n === "printenv") return args.length === 0 || (n === "printenv" && args.every((w) => /^[A-Za-z_]\w*$/.test(w.value))) ? "system information" : null;
   if (n === "command") return args.length === 2 && (args[0]!.value === "-v" || args[0]!.value === "-V") ? "a lookup" : null;
   if ((isInterpreterName(n) || n === "npm" || n === "git") && args.length === 1 && /^(?:--version|-v|-V)$/.test(args[0]!.value)) return "a version check";
@@ -28,7 +29,9 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
 
 /** Why a known-safe verdict does not hold: the option or form the row does not know. */
 export function notKnownSafe(eff: Effective): string | null {
-  return judgeEffective(eff)?.unsafe ?? null;
+  const judged = judgeEffective(eff);
+  if (judged && judged.unsafe === null && eff.stdinArgs && judged.operandsWritten) return "the files it writes come from its input, which the guard cannot see";
+  return judged?.unsafe ?? null;
 }
 
 function isInterpreterName(n: string): boolean {
