@@ -12,7 +12,7 @@ export const LIMITS_DOC = fileURLToPath(new URL("../docs/limits.md", import.meta
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, "⏎");
 // Examples with control characters, lone surrogates or nothing visible are shown as JSON strings.
-const unprintable = (s: string) => s.trim() === "" || /[\u0000-\u0008\u000b-\u001f\ud800-\udfff]/.test(s);
+const unprintable = (s: string) => s.trim() === "" || /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ud800-\udfff]/.test(s);
 const code = (s: string) => {
   const t = unprintable(s) ? JSON.stringify(s).replace(/[\ud800-\udfff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16)) : s;
   return t.includes("`") ? "`` " + cell(t) + " ``" : "`" + cell(t) + "`";

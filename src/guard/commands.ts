@@ -2,6 +2,7 @@
 // network, and which operands a program writes, reads or deletes. Pure functions over facts.
 
 import { DYN, type Word } from "./facts.ts";
+import { judgeEffective, type Judged } from "./options/index.ts";
 
 /** A word built by the guard itself (for `{}` of find -exec, or a static string). */
 export function literalWord(value: string): Word {
@@ -47,7 +48,7 @@ export function parseArgs(
     }
     if (v.startsWith("--") && v.length > 2) {
       const eq = v.indexOf("=");
-      const name = eq > 0 ? v.slice(2, eq) : v.slice(2);
+      const name = canonicalLong(eq > 0 ? v.slice(2, eq) : v.slice(2), longWithArg);
       flags.add(name);
       if (eq > 0) values.set(name, { ...w, value: v.slice(eq + 1), raw: w.raw });
       else if (longWithArg.includes(name) && i + 1 < args.length) values.set(name, args[++i]!);
@@ -74,6 +75,18 @@ export function parseArgs(
   return { flags, values, operands, rest: stopAtOperand ? rest : [] };
 }
 
+/** getopt_long takes a unique prefix: `--target=/etc` is `--target-directory=/etc`. */
+function canonicalLong(name: string, known: readonly string[]): string {
+  if (known.length === 0 || known.includes(name)) return name;
+  let found: string | null = null;
+  for (const k of known) {
+    if (!k.startsWith(name)) continue;
+    if (found !== null) return name;
+    found = k;
+  }
+  return found ?? name;
+}
+
 export interface Effective {
   /** Program and arguments once wrappers are peeled off. */
   argv: Word[];
@@ -83,6 +96,8 @@ export interface Effective {
   wrappers: string[];
   /** Arguments also come from stdin (xargs): operands are not all known. */
   stdinArgs: boolean;
+  /** Its arguments judged by the program's option spec row (null: no row), once worked out. */
+  judged?: Judged | null;
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
@@ -326,6 +341,9 @@ const READERS: Record<string, "all" | "after-first"> = {
 export function fileOperands(eff: Effective): FileOperands {
   const name = eff.name;
   if (name === null) return NONE;
+  // A program with an option spec: its row says which options and operands are files it writes.
+  const judged = judgeEffective(eff);
+  if (judged?.parsed) return { writes: judged.writes, reads: judged.reads, deletes: false, recursive: false };
   const args = eff.argv.slice(1);
   switch (name) {
     case "rm": {

@@ -29,6 +29,21 @@ export const RULES = [...LAYER0, ...LAYER1, ...LAYER2, ...LAYER3] as const;
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+// C0 controls but tab and newline, DEL and C1 controls: a terminal or line editor acts on them (CR ends
+// a line, ^U erases it, ESC [200~ starts a bracketed paste), so the text a shell runs would differ from
+// the text checked. They are refused, never stripped or translated.
+const CONTROL = /[\u0001-\u0008\u000B-\u001F\u007F-\u009F]/;
+
+function controlCharacter(command: string): { detail: string; at: number } | null {
+  const m = CONTROL.exec(command);
+  if (!m) return null;
+  const code = m[0].charCodeAt(0);
+  const name = CONTROL_NAMES[code] ?? "a control character";
+  return { detail: `U+${code.toString(16).toUpperCase().padStart(4, "0")} (${name})`, at: m.index + 1 };
+}
+
+const CONTROL_NAMES: Record<number, string> = { 0x0d: "carriage return", 0x1b: "escape", 0x15: "^U, erase line", 0x08: "backspace", 0x7f: "delete", 0x03: "^C", 0x04: "^D", 0x0c: "form feed", 0x0b: "vertical tab", 0x07: "bell" };
+
 /** No unpaired surrogates (String.prototype.isWellFormed where the engine has it). */
 function isWellFormed(s: string): boolean {
   const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
@@ -137,8 +152,8 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     for (const row of defaultRows) {
       const m = row.match(cmd, eff, env);
       if (!m) continue;
-      const decision = presetDecision(policy, row.decision);
-      base = fromRow(row, m.detail, decision, cmd, decision === "allow" && row.id !== "allowlist");
+      const decision = row.decisions?.[policy] ?? presetDecision(policy, row.decision);
+      base = fromRow(row, m.detail, decision, cmd, decision === "allow" && row.decision !== "allow");
       break;
     }
     if (!soft) return base!;
@@ -152,6 +167,8 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     if (command.length > GUARD.maxCommandChars) return layer0("invalid-input", { detail: `${command.length} characters, more than the ${GUARD.maxCommandChars} a command may have` });
     if (command.includes("\u0000")) return layer0("invalid-input", { detail: "it contains a NUL byte, which no shell command can carry" });
     if (!isWellFormed(command)) return layer0("invalid-input", { detail: "it contains an unpaired UTF-16 surrogate, which is not valid text" });
+    const control = controlCharacter(command);
+    if (control) return layer0("control-character", control);
     if (command.trim() === "") return layer0("empty-command");
     const kind = looksLikePythonLiteralArgument(command);
     if (kind) {

@@ -26,7 +26,7 @@ describe("guard CLI", () => {
   });
 
   it("applies --policy and --cwd", () => {
-    expect(run(["--policy", "strict"], "make\n").verdicts[0].decision).toBe("deny");
+    expect(run(["--policy", "strict"], "xdg-open x\n").verdicts[0].decision).toBe("deny");
     expect(run(["--policy", "permissive"], "make\n").verdicts[0].decision).toBe("allow");
     expect(run(["--cwd", "/home/project/a/b"], "rm -rf ../..\n").verdicts[0].rule).toBe("recursive-delete-root");
   });

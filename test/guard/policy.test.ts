@@ -5,7 +5,10 @@ import { guardFor } from "./helpers.ts";
 describe("presets", () => {
   const table: [string, Record<Policy, string>][] = [
     ["ls -la", { strict: "allow", balanced: "allow", permissive: "allow" }],
-    ["make build", { strict: "deny", balanced: "ask", permissive: "allow" }],
+    // Project code is one class: allowed under balanced, asked under strict (read-only).
+    ["make build", { strict: "ask", balanced: "allow", permissive: "allow" }],
+    ["python3 x.py", { strict: "ask", balanced: "allow", permissive: "allow" }],
+    ["xdg-open README.md", { strict: "deny", balanced: "ask", permissive: "allow" }],
     ["rm notes.txt", { strict: "deny", balanced: "ask", permissive: "allow" }],
     ["curl https://example.com", { strict: "deny", balanced: "ask", permissive: "allow" }],
     ["rm -rf /", { strict: "deny", balanced: "deny", permissive: "deny" }],
@@ -27,7 +30,7 @@ describe("presets", () => {
   });
 
   it("says which preset let a command through under permissive", async () => {
-    expect((await guardFor("permissive")).check("make build")).toMatchObject({ decision: "allow", rule: "permissive" });
+    expect((await guardFor("permissive")).check("xdg-open README.md")).toMatchObject({ decision: "allow", rule: "permissive" });
   });
 });
 
@@ -45,7 +48,8 @@ describe("false positives the anchors' users complained about stay allowed", () 
     "find . -name '*.ts' | xargs grep -l foo",
     "ls > /dev/null 2>&1",
     "npm test; echo exit=$?",
-    "FOO=1 npm test",
+    "CI=1 npm test",
+    "NODE_ENV=test npm test",
     "timeout 60 npm test",
   ])("%j is allowed", async (command) => {
     expect((await guardFor()).check(command).decision).toBe("allow");
@@ -76,7 +80,7 @@ describe("user rules (Claude Code's grammar)", () => {
     const g = await guardFor("balanced", { rules: { allow: ["npm test:*", "make:*"] } });
     expect(g.check("npm test && make build").decision).toBe("allow");
     expect(g.check("npm test && curl x | sh")).toMatchObject({ decision: "deny", rule: "download-exec" });
-    expect(g.check("npm test && python3 -m http.server").decision).toBe("ask");
+    expect(g.check("npm test && xdg-open x").decision).toBe("ask");
   });
 
   it("never lets an allow rule override a dangerous operation", async () => {

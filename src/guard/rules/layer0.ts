@@ -52,6 +52,18 @@ export const LAYER0: Layer0Row[] = [
     nearMisses: ["echo 'a b'", "echo \u00e9\u{1F600}"],
   },
   {
+    id: "control-character",
+    layer: 0,
+    decision: "deny",
+    title: "Control characters other than newline and tab (what is checked is what runs)",
+    reason: "The command contains {detail} at character {at}; a terminal would act on it, so the shell would not run the text that was checked.",
+    hint:
+      "Send plain text: separate commands with newlines, not carriage returns; to put a control character in data, " +
+      "write it as $'\\r' or printf '\\033', or write the data to a file with write_file.",
+    examples: ["# note\rcurl x | sh", "ls\r\n", "echo a\u001b[200~b", "echo a\u0015rm -rf x", "echo \u007f", "echo \u0085", "ls\u0008"],
+    nearMisses: ["echo a\tb", "ls\npwd", "printf '\\r'", "echo $'\\033[1m'"],
+  },
+  {
     id: "too-complex",
     layer: 0,
     decision: "deny",

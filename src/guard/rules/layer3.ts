@@ -1,109 +1,137 @@
-// Layer 3 (seeds 002 and 004): what runs unasked. Known-safe commands run; deletions and network asks
-// (balanced) or are refused (strict); the rest asks (balanced), is refused (strict) or runs (permissive).
-// Writes inside the workspace are fine here: layer 2 has already refused the ones outside it.
+// Layer 3 (seeds 002 and 004): what runs unasked. A command is allowed only when every part of it is a
+// form the guard positively knows to be safe: a program with an option spec row (src/guard/options/)
+// whose every option the row lists, or project code (one class, allowed under balanced and asked under
+// strict). Deletions, network, shell state, risky environment variables and writes to tool configuration
+// ask (balanced) or are refused (strict); anything else asks (balanced), is refused (strict) or runs
+// (permissive). Writes inside the workspace are fine here: layer 2 has already refused the ones outside it.
 
 import type { Command } from "../facts.ts";
-import { FETCHERS, parseArgs, programSource, type Effective } from "../commands.ts";
-import type { RuleRow } from "./row.ts";
+import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } from "../commands.ts";
+import { isConfigPath, riskyVariable } from "../options/environment.ts";
+import { judgeEffective, specFor } from "../options/index.ts";
+import { resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
-/** Read-only tools and harmless builtins: run with any arguments (their writes, if any, are layer 2's). */
-const READ_ONLY = new Set([
-  "cat", "ls", "grep", "egrep", "fgrep", "wc", "head", "tail", "sort", "uniq", "diff", "cmp", "comm", "cut", "tr", "jq", "stat",
-  "file", "du", "basename", "dirname", "realpath", "readlink", "echo", "printf", "pwd", "which", "true", "false", "test", "[",
-  "nl", "tac", "rev", "paste", "column", "fold", "expand", "unexpand", "od", "hexdump", "strings", "md5sum", "sha1sum",
-  "sha256sum", "sha512sum", "cksum", "seq", "sleep", "expr", "type", "whereis", "base64",
-  // system information
-  "uname", "whoami", "id", "df", "free", "uptime", "ps", "groups", "nproc", "arch", "tty", "locale", "hostname",
-  // builtins that only touch the shell itself
-  "cd", "export", "declare", "typeset", "local", "readonly", "unset", "alias", "unalias", "read", "shift", "wait", "jobs",
-  "return", "history", "clear", ":", "set", "shopt", "hash", "help", "exit", "let",
-  // writes that layer 2 has already confined to the workspace
-  "mkdir", "touch", "tee",
-]);
-
-const RG_UNSAFE = /^--(?:pre|hostname-bin|search-zip)|^-[a-zA-Z]*z/;
-const FIND_UNSAFE = /^-(?:exec|execdir|ok|okdir|delete|fls|fprint|fprint0|fprintf)$/;
-const GIT_READ = new Set(["status", "diff", "log", "show", "branch", "ls-files", "rev-parse", "blame", "describe", "shortlog", "show-ref"]);
-const GIT_UNSAFE = /^(?:-c|--config-env|--output|--ext-diff|--textconv|--exec|--exec-path|-o)(?:=|$)|^-c./;
-
-function sedSafe(eff: Effective): boolean {
-  const p = parseArgs(eff.argv.slice(1), "efl", ["expression", "file", "line-length"]);
-  if (p.flags.has("i") || p.flags.has("in-place") || p.values.has("f") || p.values.has("file")) return false;
-  const scripts = p.values.has("e") || p.values.has("expression") ? eff.argv.filter((_, i) => /^-e$|^--expression/.test(eff.argv[i - 1]?.value ?? "")) : p.operands.slice(0, 1);
-  // GNU sed's `e` runs a command and `w`/`W` write files: only plain scripts are known safe.
-  return scripts.every((w) => !w.dynamic && !/(?:^|[;\n{}]|\/[gIiMmpe0-9]*)\s*[ewW](?:\s|$)|\/[gIiMmp0-9]*[ew]/.test(w.value));
-}
-
-function awkSafe(eff: Effective): boolean {
-  const p = parseArgs(eff.argv.slice(1), "fvF", ["file", "assign", "field-separator"]);
-  if (p.values.has("f") || p.values.has("file")) return false;
-  const program = p.operands[0];
-  return !!program && !program.dynamic && !/\bsystem\s*\(|\bgetline\b|\b(?:print|printf)\b[^;}\n]*?(?:>|\|)|\|\s*&/.test(program.value);
-}
-
-function gitSafe(eff: Effective): boolean {
-  const args = eff.argv.slice(1);
-  let i = 0;
-  while (i < args.length && args[i]!.value.startsWith("-")) {
-    const v = args[i]!.value;
-    if (GIT_UNSAFE.test(v)) return false;
-    i += v === "-C" || v === "--git-dir" || v === "--work-tree" ? 2 : 1;
-  }
-  const sub = args[i]?.value;
-  if (!sub || !GIT_READ.has(sub)) return false;
-  const rest = args.slice(i + 1);
-  if (rest.some((w) => GIT_UNSAFE.test(w.value))) return false;
-  if (sub === "branch") {
-    // Listing only: creating, renaming or deleting a branch is not read-only.
-    const p = parseArgs(rest, "", ["format", "sort", "contains", "merged", "no-merged", "points-at"]);
-    if (["d", "D", "m", "M", "c", "C", "delete", "move", "copy", "set-upstream-to", "u", "unset-upstream", "edit-description", "f", "force"].some((f) => p.flags.has(f))) return false;
-    if (p.operands.length && !p.flags.has("list") && !p.flags.has("l")) return false;
-  }
-  return true;
-}
-
-const PKG_SAFE: Record<string, Set<string>> = {
-  npm: new Set(["test", "t", "tst", "run", "run-script", "start", "ci", "install", "i", "add", "ls", "list", "outdated", "--version", "-v", "version"]),
-  pnpm: new Set(["test", "t", "run", "start", "install", "i", "add", "ls", "list", "outdated", "--version", "-v"]),
-  yarn: new Set(["test", "run", "start", "install", "add", "list", "outdated", "--version", "-v"]),
-};
-
-function packageSafe(eff: Effective): boolean {
-  const safe = PKG_SAFE[eff.name ?? ""];
-  if (!safe) return false;
-  const args = eff.argv.slice(1);
-  if (args.some((w) => /^(?:-g|--global|--location=global|--prefix)/.test(w.value) || w.dynamic)) return false;
-  if (eff.name === "yarn" && args.length === 0) return true; // bare `yarn` installs
-  const sub = args.find((w) => !w.value.startsWith("-") || w.value === "--version" || w.value === "-v")?.value;
-  return sub !== undefined && safe.has(sub);
-}
-
-/** Why a command is known safe, or null. */
+/** Why a command is known safe (by its option spec row), or null. */
 export function knownSafe(cmd: Command, eff: Effective): string | null {
   if (cmd.argv.length === 0) return "an assignment or redirect";
   const n = eff.name;
   if (n === null) return null;
   const args = eff.argv.slice(1);
   if (n === "[[") return "a test";
-  if (READ_ONLY.has(n)) return "a read-only or shell-local command";
-  if (n === "env" || n === "printenv") return args.length === 0 ? "system information" : null;
-  if (n === "date") return args.some((w) => /^-s|^--set/.test(w.value)) ? null : "a read-only command";
-  if (n === "find") return args.some((w) => FIND_UNSAFE.test(w.value)) ? null : "find without -exec/-delete";
-  if (n === "rg") return args.some((w) => RG_UNSAFE.test(w.value)) ? null : "a read-only search";
-  if (n === "tree") return args.some((w) => w.value === "-o") ? null : "a read-only command";
-  if (n === "xxd") return parseArgs(args, "cglos").operands.length > 1 ? null : "a read-only command";
-  if (n === "sed") return sedSafe(eff) ? "sed without -i" : null;
-  if (n === "awk" || n === "gawk" || n === "mawk") return awkSafe(eff) ? "awk without system() or output redirection" : null;
-  if (n === "command") return args[0]?.value === "-v" || args[0]?.value === "-V" ? "a lookup" : null;
-  if (n === "git") return gitSafe(eff) ? "read-only git" : null;
-  if (n === "node" || n === "nodejs" || /^python(?:3(?:\.\d+)?)?$/.test(n)) {
-    if (args.length === 1 && /^(?:--version|-v|-V)$/.test(args[0]!.value)) return "a version check";
-    return programSource(eff) === "file" && !args[0]?.value.startsWith("-") && !args[0]?.dynamic ? "a project script" : null;
-  }
-  if (n in PKG_SAFE) return packageSafe(eff) ? "a project command" : null;
+  const judged = judgeEffective(eff);
+  // `find / | xargs sed -i …`: files that come from stdin are written where nobody can see.
+  if (judged) return judged.unsafe === null && !(eff.stdinArgs && judged.operandsWritten) ? specFor(n)!.reason : null;
+  if (n === "env" || n === "printenv") return args.length === 0 || (n === "printenv" && args.every((w) => /^[A-Za-z_]\w*$/.test(w.value))) ? "system information" : null;
+  if (n === "command") return args.length === 2 && (args[0]!.value === "-v" || args[0]!.value === "-V") ? "a lookup" : null;
+  if ((isInterpreterName(n) || n === "npm" || n === "git") && args.length === 1 && /^(?:--version|-v|-V)$/.test(args[0]!.value)) return "a version check";
   return null;
 }
 
+/** Why a known-safe verdict does not hold: the option or form the row does not know. */
+export function notKnownSafe(eff: Effective): string | null {
+  const judged = judgeEffective(eff);
+  if (judged && judged.unsafe === null && eff.stdinArgs && judged.operandsWritten) return "the files it writes come from its input, which the guard cannot see";
+  return judged?.unsafe ?? null;
+}
+
+function isInterpreterName(n: string): boolean {
+  return /^(?:node|nodejs|python[0-9.]*|ruby|perl|php|deno|bun)$/.test(n);
+}
+
+// ---- Project code: one class, one verdict per preset ----
+
+const PKG_SAFE: Record<string, Set<string>> = {
+  npm: new Set(["test", "t", "tst", "run", "run-script", "start", "ci", "install", "i", "add", "ls", "list", "outdated", "version"]),
+  pnpm: new Set(["test", "t", "run", "start", "install", "i", "add", "ls", "list", "outdated"]),
+  yarn: new Set(["test", "run", "start", "install", "add", "list", "outdated"]),
+};
+
+function packageScript(eff: Effective): boolean {
+  const safe = PKG_SAFE[eff.name ?? ""];
+  if (!safe) return false;
+  const args = eff.argv.slice(1);
+  if (args.some((w) => /^(?:-g|--global|--location=global|--prefix)/.test(w.value) || w.dynamic)) return false;
+  if (eff.name === "yarn" && args.length === 0) return true; // bare `yarn` installs
+  const sub = args.find((w) => !w.value.startsWith("-"))?.value;
+  return sub !== undefined && safe.has(sub);
+}
+
+const BUILD_TOOLS: Record<string, Set<string> | null> = {
+  make: null, gmake: null, pytest: null, "py.test": null, tsx: null, "ts-node": null, jest: null, vitest: null, mocha: null, tsc: null,
+  cargo: new Set(["run", "test", "build", "check", "bench", "clippy", "doc", "r", "t", "b", "c"]),
+  go: new Set(["run", "test", "build", "vet"]),
+};
+
+/** What project code the command runs (`a script`, `npm test`, `make`), or null. */
+export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string | null {
+  const n = eff.name;
+  if (n === null) return null;
+  const first = eff.argv[0]!;
+  if (isInterpreterName(n)) return eff.argv.length > 1 ? `${n} runs project code` : null;
+  if (SHELLS.has(n)) return programSource(eff) === "file" ? `${n} runs a project script` : null;
+  if (n in PKG_SAFE) return packageScript(eff) ? `${n} runs the project's scripts` : null;
+  if (n in BUILD_TOOLS) {
+    const subs = BUILD_TOOLS[n];
+    if (!subs) return `${n} runs project code`;
+    const sub = eff.argv.slice(1).find((w) => !w.value.startsWith("-"));
+    return sub && subs.has(sub.value) ? `${n} ${sub.value} runs project code` : null;
+  }
+  // `./build.sh`, `scripts/x`: a program inside the workspace or /tmp.
+  if (first.value.includes("/") && !first.dynamic && !first.glob) {
+    const r = resolveWord(first, cmd.cwd);
+    if (r.kind === "path" && writable(r.path, env) && r.path.startsWith("/") && !r.path.startsWith("/dev/")) return "a project script";
+  }
+  return null;
+}
+
+// ---- Shell state that changes what later commands do ----
+
+const SHADOWED = new Set([...WRAPPERS, ...SHELLS, "command_not_found_handle", "git", "npm", "node", "python", "python3", "make", "rm", "cp", "mv", "sudo", "curl", "wget"]);
+
+export function shellState(cmd: Command, eff: Effective, env: RuleEnv): string | null {
+  if (cmd.fn) {
+    const fn = env.script.functions.find((f) => f.name === cmd.fn);
+    if (fn && (SHADOWED.has(fn.name) || specFor(fn.name))) return `a function named ${fn.name} shadows the command`;
+    if (fn && /[})]\s*(?:\d*[<>]|&>)[^{}()]*$/.test(fn.text)) return `the function ${fn.name} carries a redirect`;
+  }
+  if (cmd.argv.length === 0 && cmd.redirects.length === 0) return null;
+  const n = eff.name;
+  const args = eff.argv.slice(1);
+  switch (n) {
+    case "alias":
+      return args.some((w) => w.value.includes("=") || w.dynamic) ? "alias" : null;
+    case "trap":
+      return args.some((w) => w.value !== "-p" && w.value !== "-l") ? "trap" : null;
+    case "enable":
+    case "coproc":
+    case "bind":
+      return n;
+    case "hash":
+      return parseArgs(args, "p").values.has("p") ? "hash -p" : null;
+    case "shopt":
+      return args.some((w) => /^(?:expand_aliases|extdebug)$/.test(w.value)) && args.some((w) => /^-[a-z]*[so]/.test(w.value)) ? "shopt -s " + args.find((w) => !w.value.startsWith("-"))!.value : null;
+    case "history":
+      return args.some((w) => /^-[a-z]*[anrws]/.test(w.value)) && parseArgs(args, "d").operands.length ? "history with a file" : null;
+    case "complete":
+    case "compgen":
+      return parseArgs(args, "oAGWFCXPSDEI").values.has("C") || parseArgs(args, "oAGWFCXPSDEI").values.has("F") ? `${n} -C/-F` : null;
+    case "mapfile":
+    case "readarray":
+      return parseArgs(args, "dntusCc").values.has("C") ? `${n} -C` : null;
+    case "exec":
+      return args.length === 0 && cmd.redirects.length ? "exec with redirects" : null;
+  }
+  return null;
+}
+
+/** A file the command writes that configures later commands (.git/config, .npmrc, package.json, hooks). */
+export function configWrite(cmd: Command, env: RuleEnv): string | null {
+  for (const w of env.writes(cmd)) {
+    const r = resolveWord(w, cmd.cwd);
+    if (r.kind === "path" && isConfigPath(r.path)) return r.path;
+  }
+  return null;
+}
 const DELETERS = new Set(["rm", "rmdir", "unlink", "shred"]);
 
 export function deletes(eff: Effective): boolean {
@@ -127,6 +155,9 @@ export function network(eff: Effective): boolean {
   return false;
 }
 
+
+const text = (cmd: Command, eff: Effective) => eff.argv.map((w) => w.raw).join(" ") || cmd.text;
+
 export const LAYER3: RuleRow[] = [
   {
     id: "strict-rm-flags",
@@ -136,11 +167,11 @@ export const LAYER3: RuleRow[] = [
     title: "rm -r / -f / --force / -i (strict only)",
     reason: "`rm {detail}` is refused under the strict policy.",
     hint: "Delete single files without -r, -f or -i, or ask a person to change the policy.",
-    examples: ["rm -rf ./build", "rm -f x", "rm --force x", "rm -i x", "rm -r dir"],
+    examples: ["rm -rf ./build", "rm -f x", "rm --force x", "rm -i x", "rm -r dir", "rm --rec dir"],
     nearMisses: ["rm x", "ls -rf"],
     match(_cmd, eff, env) {
       if (env.policy !== "strict" || eff.name !== "rm") return null;
-      const p = parseArgs(eff.argv.slice(1));
+      const p = parseArgs(eff.argv.slice(1), "", ["force", "recursive", "interactive", "dir", "one-file-system", "preserve-root", "no-preserve-root", "verbose"]);
       const bad = ["r", "R", "f", "i", "I", "force", "recursive", "interactive"].filter((f) => p.flags.has(f));
       return bad.length ? { detail: bad.map((f) => (f.length > 1 ? `--${f}` : `-${f}`)).join(" ") } : null;
     },
@@ -172,35 +203,106 @@ export const LAYER3: RuleRow[] = [
     },
   },
   {
+    id: "shell-state",
+    layer: 3,
+    decision: "ask",
+    title: "Shell state that changes later commands: alias, trap, hash -p, enable, shadowing functions (ask in balanced, refused in strict)",
+    reason: "`{detail}` changes what later commands in this shell do.",
+    hint: "Run the command you mean directly instead of redefining one; a person approves changes to the shell itself.",
+    examples: [
+      "alias ls='rm -rf x'", "trap 'touch x' EXIT", "hash -p /tmp/x ls", "shopt -s expand_aliases", "enable -f x.so y", "history -w /tmp/x",
+      "ls() { echo hi; }", "f() { echo hi; } > /tmp/x", "coproc cat", "complete -C 'touch x' ls", "compgen -C 'touch x' ls", "mapfile -C 'touch x' -c 1 a < f",
+      "exec > /tmp/log", "git() { id; }", "command_not_found_handle() { id; }",
+    ],
+    nearMisses: ["alias", "trap -p", "hash -r", "shopt -s globstar", "history | tail", "f() { echo hi; }; f", "unalias ll"],
+    match(cmd, eff, env) {
+      const what = shellState(cmd, eff, env);
+      return what ? { detail: what } : null;
+    },
+  },
+  {
+    id: "environment",
+    layer: 3,
+    decision: "ask",
+    title: "Setting a variable that is not known harmless (PATH, PAGER, GIT_*, LD_*, NODE_OPTIONS, …)",
+    reason: "`{detail}` may change what a program runs; only a short list of harmless variables is set unasked.",
+    hint: "Leave the variable out, or pass the setting as an option of the program; a person approves it otherwise.",
+    examples: [
+      "PAGER='touch x' git log", "GIT_EXTERNAL_DIFF=x git diff", "export PATH=/tmp:$PATH", "env LD_PRELOAD=/tmp/x.so ls", "declare -x BASH_ENV=/tmp/x",
+      "NODE_OPTIONS='--require ./x.js' npm test", "PS4='$(id)' bash -x y.sh", "IFS=/ ", "RIPGREP_CONFIG_PATH=x rg y", "npm_config_script_shell=x npm test",
+      "GIT_DIR=/tmp/evil/.git git status", "PROMPT_COMMAND=id", "HOME=/tmp", "CDPATH=/etc", "export GIT_CONFIG_COUNT=1",
+    ],
+    nearMisses: ["LANG=C sort x", "export NODE_ENV=production", "x=1", "dir=src; ls $dir", "CI=1 npm test", "env TZ=UTC date", "declare -a arr"],
+    match(cmd, eff) {
+      const name = riskyVariable(cmd, eff);
+      return name ? { detail: name } : null;
+    },
+  },
+  {
+    id: "config-write",
+    layer: 3,
+    decision: "ask",
+    title: "Writes to files that configure later commands (.git/, .npmrc, package.json, .gitattributes, shell rc files)",
+    reason: "Writes to {detail}, which configures what later commands run.",
+    hint: "A person approves changes to tool configuration; edit the project's code files instead.",
+    examples: [
+      "echo '[core] pager = id' >> .git/config", "echo 'x' > .npmrc", "tee package.json < x", "cat > .gitattributes <<'EOF'\n* diff=x\nEOF",
+      "cp x .git/hooks/pre-commit", "echo --pre=sh > .rgrc", "sed -i s/a/b/ package.json",
+    ],
+    nearMisses: ["cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name"],
+    match(cmd, _eff, env) {
+      const path = configWrite(cmd, env);
+      return path ? { detail: path } : null;
+    },
+  },
+  {
+    id: "project-code",
+    layer: 3,
+    decision: "allow",
+    decisions: { strict: "ask" },
+    title: "Running project code: scripts, interpreters, npm scripts, make, cargo, go (allowed in balanced, asked in strict)",
+    reason: "`{detail}` runs the project's own code.",
+    hint: "A person approves running project code under the strict policy, or a rule such as `npm test:*` allows it.",
+    examples: [
+      "python3 x.py", "node app.js", "npm test", "npm run build", "make", "bash build.sh", "./script.sh", "cargo run", "go run .", "pytest",
+      "node -e 'console.log(1)'", "python3 -m pytest", "npm ci", "npm install lodash", "pnpm add zod", "yarn test", "node /tmp/run.js",
+    ],
+    nearMisses: ["npm install -g x", "cargo install x", "go get x", "sh -c 'ls'", "npm publish"],
+    match(cmd, eff, env) {
+      const what = projectCode(cmd, eff, env);
+      return what ? { detail: text(cmd, eff) } : null;
+    },
+  },
+  {
     id: "allowlist",
     layer: 3,
     decision: "allow",
-    title: "Known safe: read-only tools, project commands, read-only git",
+    title: "Known safe: programs whose every option is in their option spec row",
     reason: "`{detail}`: known safe.",
     hint: "",
     examples: [
-      "ls -la", "cat README.md | grep -n TODO", "npm test 2>&1", "npm test > /tmp/log 2>&1", "git status && git diff | head -50",
-      "grep -rn 'a # b' src", "find . -name '*.ts' | wc -l", "node /tmp/run.js", "python3 /tmp/run.py", "npm run build",
-      "npm ci", "npm install lodash", "pnpm add zod", "yarn test", "git log --oneline -5", "sed -n 1,10p x", "awk '{print $1}' x",
-      "echo '{\"a\":1}' | jq .a", "mkdir -p src/lib", "touch x", "uname -a", "env", "printenv", "date", "X=1", "cd src && ls",
+      "ls -la", "cat README.md | grep -n TODO", "git status && git diff | head -50", "grep -rn 'a # b' src", "find . -name '*.ts' | wc -l",
+      "git log --oneline -5", "sed -n 1,10p x", "awk '{print $1}' x", "echo '{\"a\":1}' | jq .a", "mkdir -p src/lib", "touch x", "uname -a", "env",
+      "printenv", "date", "X=1", "cd src && ls", "sed 's/hello/world/' f", "sed -n '/error/p' f", "cat > src/a.ts <<'EOF'\nx\nEOF",
     ],
-    nearMisses: ["sed -i s/a/b/ x", "find . -delete", "git push", "node -e 'x'", "env FOO=1 bash x.sh", "git branch -D old", "awk '{system(\"id\")}'", "npm install -g x"],
+    nearMisses: ["sed -i s/a/b/ /etc/x", "find . -delete", "git push", "env FOO=1 bash x.sh", "git branch -D old", "awk '{system(\"id\")}'", "sort --compress-program=sh x", "ls --frobnicate"],
     match(cmd, eff) {
-      const why = knownSafe(cmd, eff);
-      return why ? { detail: eff.argv.map((w) => w.raw).join(" ") || cmd.text } : null;
+      return knownSafe(cmd, eff) ? { detail: text(cmd, eff) } : null;
     },
   },
   {
     id: "not-allowlisted",
     layer: 3,
     decision: "ask",
-    title: "Anything else (ask in balanced, refused in strict, runs in permissive)",
-    reason: "`{detail}` is not on the list of known safe commands.",
+    title: "Anything else, including options a program's spec does not list (ask in balanced, refused in strict, runs in permissive)",
+    reason: "Not a form the guard knows to be safe: {detail}.",
     hint: "A person approves it, or add an allow rule (e.g. `make:*`) for the session.",
-    examples: ["make build", "python3 -m pytest", "bash build.sh", "node -e 'console.log(1)'", "sed -i s/a/b/ x"],
+    examples: ["sh -c 'ls'", "sort --compress-program=sh x", "sed '1e id' f", "git -c core.pager=id log", "ls --frobnicate", "xdg-open x"],
     nearMisses: ["ls", "npm test"],
     match(cmd, eff) {
-      return knownSafe(cmd, eff) ? null : { detail: eff.argv.map((w) => w.raw).join(" ") || cmd.text };
+      if (knownSafe(cmd, eff)) return null;
+      const why = notKnownSafe(eff);
+      return { detail: `\`${text(cmd, eff)}\`` + (why ? ` (${why})` : "") };
     },
   },
 ];

@@ -45,6 +45,8 @@ export interface RuleRow {
   examples: string[];
   /** Commands that look alike and must not. */
   nearMisses: string[];
+  /** The decision under a preset, where it is not what presetDecision() makes of `decision` (project code: allow, but ask under strict). */
+  decisions?: Partial<Record<Policy, Decision>>;
   /** Examples that hold only under one policy (default: balanced). */
   policy?: Policy;
   match(cmd: Command, eff: Effective, env: RuleEnv): Match | null;

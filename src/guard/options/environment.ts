@@ -1,0 +1,72 @@
+// Environment variables and tool configuration files: what a command may set without asking. A variable
+// handed to a program (`VAR=x cmd`, `export`, `env VAR=x`, `declare -x`) can turn a read-only program into
+// code execution (PAGER, GIT_*, NODE_OPTIONS, LD_PRELOAD, BASH_ENV, …), so only a positive list of
+// harmless ones passes. A shell variable that is not exported matters only through the names bash reads
+// and the names an environment exports to tools: those ask, the rest (`dir=src`, `N=3`) pass.
+
+import type { Command, Word } from "../facts.ts";
+import type { Effective } from "../commands.ts";
+
+/** Exported variables known to change nothing but formatting, locale, colour and test mode. */
+export const HARMLESS_ENV = new Set([
+  "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME", "LC_MONETARY", "TZ", "COLUMNS", "LINES",
+  "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TERM", "CI", "NODE_ENV", "DEBUG", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE",
+  "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8", "RUST_BACKTRACE", "RUST_LOG", "CARGO_TERM_COLOR", "SOURCE_DATE_EPOCH", "GREP_COLOR",
+  "GREP_COLORS", "LS_COLORS", "TIME_STYLE", "QUOTING_STYLE",
+]);
+
+/** Lower-case names that programs read from the environment all the same. */
+const LOWER_ENV = /^(?:npm_config_|npm_package_|yarn_|pnpm_)|^(?:http|https|ftp|all|no|socks)_proxy$/i;
+
+const DECLARE = new Set(["declare", "typeset", "local", "readonly"]);
+
+/** Words of `cmd.argv` before the effective program: `env A=1 B=2` assignments among them. */
+function wrapperAssignments(cmd: Command, eff: Effective): Word[] {
+  const start = cmd.argv.length - eff.argv.length;
+  return cmd.argv.slice(0, Math.max(0, start)).filter((w) => /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(w.value));
+}
+
+/** The first variable the command sets that is not known harmless, or null. */
+export function riskyVariable(cmd: Command, eff: Effective): string | null {
+  const program = cmd.argv[0]?.value;
+  const exported =
+    (cmd.argv.length > 0 && program !== undefined && !DECLARE.has(program)) || // `VAR=x cmd`, `export VAR=x`
+    (program !== undefined && DECLARE.has(program) && cmd.argv.some((w) => /^-[a-zA-Z]*x/.test(w.value))); // `declare -x`
+  for (const a of cmd.assignments) {
+    if (exported ? !HARMLESS_ENV.has(a.name) : !harmlessShellVariable(a.name)) return a.name;
+  }
+  for (const w of wrapperAssignments(cmd, eff)) {
+    const name = w.value.slice(0, w.value.indexOf("=")).replace(/\+$/, "");
+    if (!HARMLESS_ENV.has(name)) return name;
+  }
+  return null;
+}
+
+/**
+ * Names bash itself reads (PATH, IFS, PS4, PROMPT_COMMAND, HOME, CDPATH, HIST*, BASH_*…) and names an
+ * environment usually exports to tools (GIT_*, LD_*, NODE_*, PAGER, EDITOR, *_OPTIONS, proxies…): setting
+ * one changes what later commands do even without `export`.
+ */
+const SHELL_OR_TOOL =
+  /^(?:BASH\w*|SHELLOPTS|ENV|IFS|PATH|HOME|CDPATH|PWD|OLDPWD|PS[0-4]|PROMPT_\w+|HIST\w*|GLOBIGNORE|EXECIGNORE|FIGNORE|FUNCNEST|HOSTFILE|INPUTRC|MAIL\w*|TMPDIR|TMOUT|SHELL|TERM\w*|OPTIND|OPTERR|POSIXLY_CORRECT|COMP\w*|READLINE\w*|TIMEFORMAT|USER|LOGNAME|EDITOR|VISUAL|\w*PAGER|GIT_\w+|LD_\w+|NODE_\w+|NPM_\w+|PYTHON\w*|PERL\w*|RUBY\w*|JAVA_\w*|_JAVA_OPTIONS|CLASSPATH|GEM_\w+|BUNDLE_\w+|CARGO_\w+|RUSTC\w*|RUSTFLAGS|GO\w+|CC|CXX|CFLAGS|LDFLAGS|MAKE\w*|DOCKER_\w+|SSH_\w+|GPG_\w+|GNUPGHOME|XDG_\w+|DISPLAY|LESS\w*|MORE|RIPGREP_\w+|GREP_OPTIONS|\w*_PROXY|\w*_OPTIONS|\w*_OPTS|\w*_CONFIG\w*)$/;
+
+/**
+ * A variable the shell keeps to itself (a bare `x=1`, `local`, `declare` without -x): one no program sees
+ * unless the environment already exports it, and bash does not read.
+ */
+export function harmlessShellVariable(name: string): boolean {
+  return HARMLESS_ENV.has(name) || (!SHELL_OR_TOOL.test(name) && !LOWER_ENV.test(name));
+}
+
+/** Files that configure what later commands do: writing one asks, like any change to what runs next. */
+const CONFIG_FILES = new Set([
+  "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".rgrc", ".ripgreprc", ".gitattributes", ".gitconfig", ".gitmodules",
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".inputrc", ".curlrc", ".wgetrc",
+  ".netrc", "pip.conf", ".pypirc", ".pdbrc", ".envrc", ".lesskey", ".vimrc", ".exrc", ".editrc", "bunfig.toml", ".mocharc.js", ".bazelrc",
+]);
+
+/** `path` (absolute) is a tool's configuration, a git repository's internals or a hook. */
+export function isConfigPath(path: string): boolean {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return CONFIG_FILES.has(base) || /\/\.git(?:\/|$)|\/\.husky\/|\/\.config\/(?:git|npm|pip)\//.test(path);
+}

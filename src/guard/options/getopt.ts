@@ -1,0 +1,138 @@
+// GNU getopt_long, as the programs the guard allows parse their arguments: bundles (`-zo FILE`),
+// attached values (`-oFILE`, `--out=FILE`), unique-prefix abbreviations of long options (`--rec`,
+// `--outp=`), optional arguments (`--color`, `--color=auto`), `--`, and options after operands
+// (GNU permutes unless POSIXLY_CORRECT is set, which the guard never lets an agent set unasked).
+// An option the spec does not name is an error, never skipped: the caller treats it as "not known safe".
+
+import { DYN, type Word } from "../facts.ts";
+
+/** `forbidden`: a real option the spec leaves out, kept so that an abbreviation of it is never read as a listed one. */
+export type Arity = "none" | "required" | "optional" | "forbidden";
+
+export interface OptionTable {
+  short: Map<string, Arity>;
+  long: Map<string, Arity>;
+  /** `-5` means `-n 5` (head, tail, uniq, git log): a dash and digits is a known option. */
+  numeric: boolean;
+}
+
+/** One option as the program sees it: its canonical name (`o` or `output`), and its value. */
+export interface Opt {
+  name: string;
+  value: Word | null;
+  /** The word it came from, for messages. */
+  word: Word;
+}
+
+export type Parsed =
+  | { ok: true; opts: Opt[]; operands: Word[] }
+  | { ok: false; /** What the spec does not know, as written. */ unknown: string };
+
+/**
+ * `short` in getopt(3) syntax (`"nc:z"`: `:` takes a value, `::` an optional attached one);
+ * `long` as names with `=` for a value and `=?` for an optional one (`"lines="`, `"color=?"`).
+ */
+export function optionTable(short: string, long: readonly string[], numeric = false, unlisted: readonly string[] = []): OptionTable {
+  const s = new Map<string, Arity>();
+  for (let i = 0; i < short.length; i++) {
+    const c = short[i]!;
+    if (short[i + 1] === ":" && short[i + 2] === ":") {
+      s.set(c, "optional");
+      i += 2;
+    } else if (short[i + 1] === ":") {
+      s.set(c, "required");
+      i++;
+    } else s.set(c, "none");
+  }
+  const l = new Map<string, Arity>();
+  for (const name of long) {
+    if (name.endsWith("=?")) l.set(name.slice(0, -2), "optional");
+    else if (name.endsWith("=")) l.set(name.slice(0, -1), "required");
+    else l.set(name, "none");
+  }
+  for (const name of unlisted) l.set(name, "forbidden");
+  return { short: s, long: l, numeric };
+}
+
+function sub(w: Word, value: string): Word {
+  return { raw: w.raw, value, dynamic: value.includes(DYN), glob: w.glob };
+}
+
+/** Spellings programs accept for one option: an abbreviation of both is not ambiguous to getopt_long. */
+const SAME_OPTION: Record<string, string> = { colour: "color" };
+
+/** The long option `name` stands for: itself, or the one option it is a unique prefix of. */
+export function resolveLong(table: OptionTable, name: string): string | null {
+  if (table.long.has(name)) return name;
+  let found: string | null = null;
+  for (const k of table.long.keys()) {
+    if (k.startsWith(name)) {
+      const canonical = SAME_OPTION[k] ?? k;
+      if (found !== null && found !== canonical) return null; // ambiguous: getopt_long refuses it too
+      found = canonical;
+    }
+  }
+  return found;
+}
+
+export function getopt(args: readonly Word[], table: OptionTable): Parsed {
+  const opts: Opt[] = [];
+  const operands: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === "--") {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const written = eq > 0 ? v.slice(2, eq) : v.slice(2);
+      if (written.includes(DYN)) return { ok: false, unknown: w.raw };
+      const name = resolveLong(table, written);
+      if (name === null) return { ok: false, unknown: w.raw };
+      const arity = table.long.get(name)!;
+      if (arity === "forbidden") return { ok: false, unknown: w.raw };
+      if (eq > 0) {
+        if (arity === "none") return { ok: false, unknown: w.raw };
+        opts.push({ name, value: sub(w, v.slice(eq + 1)), word: w });
+      } else if (arity === "required") {
+        const next = args[++i];
+        if (!next) return { ok: false, unknown: w.raw };
+        opts.push({ name, value: next, word: w });
+      } else opts.push({ name, value: null, word: w });
+      continue;
+    }
+    if (v.startsWith("-") && v.length > 1) {
+      if (table.numeric && /^-\d+$/.test(v)) {
+        opts.push({ name: "#", value: sub(w, v.slice(1)), word: w });
+        continue;
+      }
+      for (let j = 1; j < v.length; j++) {
+        const c = v[j]!;
+        const arity = c === DYN ? undefined : table.short.get(c);
+        if (arity === undefined) return { ok: false, unknown: w.raw };
+        if (arity === "none") {
+          opts.push({ name: c, value: null, word: w });
+          continue;
+        }
+        const attached = v.slice(j + 1);
+        if (attached) opts.push({ name: c, value: sub(w, attached), word: w });
+        else if (arity === "required") {
+          const next = args[++i];
+          if (!next) return { ok: false, unknown: w.raw };
+          opts.push({ name: c, value: next, word: w });
+        } else opts.push({ name: c, value: null, word: w });
+        break;
+      }
+      continue;
+    }
+    operands.push(w);
+  }
+  return { ok: true, opts, operands };
+}
+
+/** A word whose text is not known before it runs, and may turn out to be an option (`$X`, `$(…)`, `*`). */
+export function mayBeOption(w: Word): boolean {
+  return w.value.startsWith(DYN) || (w.glob && /^[*?[]/.test(w.value));
+}

@@ -1,0 +1,127 @@
+// git's read-only subcommands, each with the options it may take. Global options that point git at
+// another repository or configuration (`-C`, `--git-dir`, `--work-tree`, `-c`, `--config-env`,
+// `--exec-path`) are not listed: a hand-made repository's config can run any program (core.fsmonitor,
+// core.pager, diff drivers). Options that write (`--output`) or run drivers (`--ext-diff`, `--textconv`,
+// `--open-files-in-pager`) are left out too.
+
+import type { Word } from "../facts.ts";
+import { getopt, optionTable, type OptionTable, type Parsed } from "./getopt.ts";
+import type { ProgramSpec } from "./spec.ts";
+
+const GLOBAL = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--version", "--help"]);
+
+const DIFF = [
+  "patch", "no-patch", "unified=", "raw", "patch-with-raw", "minimal", "patience", "histogram", "anchored=", "diff-algorithm=", "stat=?",
+  "compact-summary", "numstat", "shortstat", "dirstat=?", "cumulative", "dirstat-by-file=?", "summary", "patch-with-stat", "name-only",
+  "name-status", "submodule=?", "color=?", "no-color", "color-moved=?", "no-color-moved", "color-moved-ws=", "word-diff=?",
+  "word-diff-regex=", "color-words=?", "no-renames", "rename-empty", "no-rename-empty", "check", "ws-error-highlight=", "full-index",
+  "binary", "abbrev=?", "break-rewrites=?", "find-renames=?", "find-copies=?", "find-copies-harder", "irreversible-delete", "diff-filter=",
+  "pickaxe-all", "pickaxe-regex", "relative=?", "no-relative", "text", "ignore-cr-at-eol", "ignore-space-at-eol", "ignore-space-change",
+  "ignore-all-space", "ignore-blank-lines", "ignore-matching-lines=", "indent-heuristic", "no-indent-heuristic", "inter-hunk-context=",
+  "function-context", "exit-code", "quiet", "no-ext-diff", "no-textconv", "ignore-submodules=?", "src-prefix=", "dst-prefix=", "no-prefix",
+  "default-prefix", "line-prefix=", "ita-invisible-in-index", "ita-visible-in-index",
+];
+const DIFF_UNLISTED = ["output", "ext-diff", "textconv", "output-indicator-new", "output-indicator-old", "output-indicator-context"];
+const DIFF_SHORT = "psuU:zM::C::B::DlS:G:O:RabwWX::";
+
+const REVS = [
+  "max-count=", "skip=", "since=", "after=", "until=", "before=", "author=", "committer=", "grep=", "grep-reflog=", "all-match",
+  "invert-grep", "regexp-ignore-case", "basic-regexp", "extended-regexp", "fixed-strings", "perl-regexp", "remove-empty", "merges",
+  "no-merges", "min-parents=", "max-parents=", "no-min-parents", "no-max-parents", "first-parent", "not", "all", "branches=?", "tags=?",
+  "remotes=?", "glob=", "exclude=", "reflog", "walk-reflogs", "ignore-missing", "bisect", "cherry-mark", "cherry-pick", "left-only",
+  "right-only", "cherry", "merge", "boundary", "simplify-by-decoration", "full-history", "dense", "sparse", "simplify-merges",
+  "ancestry-path=?", "show-pulls", "topo-order", "date-order", "author-date-order", "reverse", "no-walk=?", "do-walk", "follow",
+  "pretty=?", "format=", "oneline", "abbrev-commit", "no-abbrev-commit", "encoding=", "expand-tabs=?", "no-expand-tabs", "notes=?",
+  "no-notes", "show-signature", "relative-date", "date=", "parents", "children", "left-right", "graph", "show-linear-break=?", "decorate=?",
+  "no-decorate", "decorate-refs=", "decorate-refs-exclude=", "source", "mailmap", "no-mailmap", "use-mailmap", "no-use-mailmap", "log-size",
+  "count", "timestamp", "objects", "objects-edge", "no-object-names", "single-worktree", "first-parent-only", "clear-decorations",
+];
+const REVS_SHORT = "n:iEFPgL:zmcrt";
+
+function table(short: string, long: string[], unlisted: string[] = DIFF_UNLISTED): OptionTable {
+  return optionTable(short, long, true, unlisted);
+}
+
+interface Sub {
+  table: OptionTable;
+  check?(p: Extract<Parsed, { ok: true }>): string | null;
+}
+
+const LOG = table(REVS_SHORT + DIFF_SHORT, [...REVS, ...DIFF]);
+
+const SUBCOMMANDS: Record<string, Sub> = {
+  status: {
+    table: table("sbuz::vl", ["short", "branch", "porcelain=?", "long", "verbose", "untracked-files=?", "ignore-submodules=?", "ignored=?", "column=?", "no-column", "ahead-behind", "no-ahead-behind", "renames", "no-renames", "find-renames=?", "show-stash", "null"]),
+  },
+  diff: { table: table(DIFF_SHORT + "123", [...DIFF, "cached", "staged", "merge-base", "no-index", "base", "ours", "theirs"]) },
+  log: { table: LOG },
+  show: { table: LOG },
+  shortlog: { table: table(REVS_SHORT + "nsew::c", [...REVS, "numbered", "summary", "email", "committer", "group=", "format="]) },
+  "rev-list": { table: LOG },
+  "ls-files": {
+    table: table("cdmoiskuvftzx:X:", ["cached", "deleted", "modified", "others", "ignored", "stage", "killed", "unmerged", "directory", "no-empty-directory", "eol", "full-name", "recurse-submodules", "abbrev=?", "exclude=", "exclude-from=", "exclude-per-directory=", "exclude-standard", "error-unmatch", "with-tree=", "deduplicate", "format=", "sparse", "debug", "resolve-undo"]),
+  },
+  "ls-tree": { table: table("drtlz", ["name-only", "name-status", "object-only", "full-name", "full-tree", "abbrev=?", "long", "format="]) },
+  "rev-parse": {
+    table: table("q", [
+      "abbrev-ref=?", "short=?", "verify", "quiet", "show-toplevel", "show-prefix", "show-cdup", "git-dir", "git-common-dir", "absolute-git-dir",
+      "is-inside-git-dir", "is-inside-work-tree", "is-bare-repository", "is-shallow-repository", "symbolic", "symbolic-full-name", "all",
+      "branches=?", "tags=?", "remotes=?", "glob=", "exclude=", "local-env-vars", "show-object-format=?", "show-ref-format", "default=",
+      "prefix=", "since=", "until=", "after=", "before=", "revs-only", "no-revs", "flags", "no-flags", "sq", "not", "path-format=", "git-path",
+    ]),
+  },
+  blame: {
+    table: table("bL:lstfnpwecM::C::S:", ["root", "show-stats", "incremental", "line-porcelain", "porcelain", "show-name", "show-number", "show-email", "minimal", "reverse=", "first-parent", "encoding=", "contents=", "date=", "progress", "no-progress", "abbrev=?", "ignore-rev=", "ignore-revs-file=", "color-lines", "color-by-age", "score-debug"]),
+  },
+  describe: { table: table("", ["all", "tags", "contains", "abbrev=?", "candidates=", "exact-match", "debug", "long", "match=", "exclude=", "always", "first-parent", "dirty=?", "broken=?"]) },
+  "show-ref": { table: table("qsd", ["head", "verify", "dereference", "hash=?", "abbrev=?", "tags", "heads", "branches", "quiet", "exclude-existing=?", "exists"]) },
+  "cat-file": { table: table("tspe", ["textconv-off", "allow-unknown-type", "use-mailmap", "no-use-mailmap"], ["textconv", "filters", "batch-command"]) },
+  branch: {
+    table: table("arvlq", ["list", "all", "remotes", "verbose", "format=", "sort=", "contains=?", "no-contains=?", "merged=?", "no-merged=?", "points-at=", "column=?", "no-column", "color=?", "no-color", "ignore-case", "show-current", "abbrev=?", "omit-empty", "quiet"]),
+    // Listing only: an operand names a branch to create unless --list turns it into a pattern.
+    check: (p) => (p.operands.length && !p.opts.some((o) => o.name === "l" || o.name === "list") ? "git branch NAME creates a branch" : null),
+  },
+  tag: {
+    table: table("ln::", ["list", "sort=", "contains=?", "no-contains=?", "merged=?", "no-merged=?", "points-at=", "column=?", "no-column", "format=", "ignore-case", "color=?", "omit-empty"]),
+    check: (p) => (p.operands.length && !p.opts.some((o) => o.name === "l" || o.name === "list") ? "git tag NAME creates a tag" : null),
+  },
+  remote: {
+    table: table("v", ["verbose"]),
+    check: (p) => (p.operands.length ? "git remote with a subcommand changes or reaches remotes" : null),
+  },
+};
+
+/** Why `git ARGS` is not known safe, or null. */
+export function gitUnsafe(args: readonly Word[]): string | null {
+  let i = 0;
+  while (i < args.length && args[i]!.value.startsWith("-")) {
+    if (!GLOBAL.has(args[i]!.value)) return `the git option ${args[i]!.raw} is not one the guard knows to be safe`;
+    i++;
+  }
+  const sub = args[i];
+  if (!sub) return null; // `git` alone, `git --version`
+  const spec = SUBCOMMANDS[sub.value];
+  if (!spec || sub.dynamic) return `git ${sub.raw} is not a read-only subcommand the guard knows`;
+  const p = getopt(args.slice(i + 1), spec.table);
+  if (!p.ok) return `the option ${p.unknown} of git ${sub.value} is not one the guard knows to be safe`;
+  return spec.check?.(p) ?? null;
+}
+
+export const GIT: ProgramSpec = {
+  names: ["git"],
+  short: "",
+  long: [],
+  anyArguments: true,
+  operands: ["text"],
+  check: (p) => gitUnsafe(p.operands),
+  reason: "read-only git: status, diff, log, show, branch and tag listings, ls-files, rev-parse, blame, …",
+  examples: [
+    "git status", "git log --oneline -5", "git diff --stat HEAD~1", "git show HEAD:README.md", "git branch -a", "git --no-pager log -p",
+    "git rev-parse --show-toplevel", "git ls-files -z", "git remote -v", "git log --form=%H", "git tag -l 'v*'",
+  ],
+  nearMisses: [
+    "git -c core.pager=id log", "git -C /tmp/evil status", "git --git-dir=/tmp/x/.git log", "git log --output=/etc/x", "git diff --ext-diff",
+    "git log --outp=x", "git branch -D old", "git branch new", "git --config-env=core.pager=X log", "git diff --textconv", "git push",
+    "git --work-tree=/ status", "git --exec-path=/tmp log",
+  ],
+};

@@ -1,0 +1,228 @@
+// Option specs of shell builtins and lookups that only touch the shell itself. Builtins that change what
+// later commands do (alias, trap, hash -p, enable, shopt -s expand_aliases, history -w FILE) are not
+// here: layer 3's shell-state row asks for them.
+
+import type { Word } from "../facts.ts";
+import { harmlessShellVariable } from "./environment.ts";
+import type { ProgramSpec } from "./spec.ts";
+
+/** `export "$a=x"`, `declare $n`: a variable whose name is computed at run time may be PATH or PAGER. */
+function computedName(operands: readonly Word[]): string | null {
+  const w = operands.find((o) => o.dynamic && !/^[A-Za-z_][A-Za-z0-9_]*(?:\[.*\])?\+?=/.test(o.value));
+  return w ? `the variable name in ${w.raw} is computed at run time` : null;
+}
+
+/** `read PATH`, `printf -v IFS`: the variables a builtin sets must be ones the shell keeps to itself. */
+function riskyTarget(names: readonly Word[]): string | null {
+  const w = names.find((o) => o.dynamic || !harmlessShellVariable(o.value.replace(/\[.*$/, "")));
+  return w ? `it sets ${w.raw}, which may change what later commands run` : null;
+}
+
+/** shopt options that only change globbing, matching or history display: known safe to set. */
+export const SAFE_SHOPT = new Set([
+  "autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize", "cmdhist", "direxpand", "dirspell", "dotglob", "extglob",
+  "extquote", "failglob", "globasciiranges", "globskipdots", "globstar", "histappend", "histreedit", "histverify", "huponexit",
+  "inherit_errexit", "lastpipe", "lithist", "localvar_inherit", "localvar_unset", "mailwarn", "no_empty_cmd_completion", "nocaseglob",
+  "nocasematch", "noexpand_translation", "nullglob", "patsub_replacement", "progcomp", "progcomp_alias", "promptvars", "shift_verbose",
+  "sourcepath", "varredir_close", "xpg_echo", "login_shell", "interactive_comments", "hostcomplete", "force_fignore", "gnu_errfmt",
+  "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44", "assoc_expand_once", "complete_fullquote",
+  "execfail", "expand_aliases_off",
+]);
+
+export const SHELL_BUILTINS: ProgramSpec[] = [
+  {
+    names: ["echo"],
+    short: "",
+    long: [],
+    // bash's echo prints an option it does not know (`echo --help` prints --help).
+    anyArguments: true,
+    operands: ["text"],
+    reason: "echo only prints",
+    examples: ["echo hi", "echo -n x", "echo --output=/etc/x"],
+    nearMisses: [],
+  },
+  {
+    names: ["true", "false", ":", "test", "[", "expr", "let", "return", "exit", "shift", "set"],
+    short: "",
+    long: [],
+    anyArguments: true,
+    operands: ["text"],
+    reason: "shell-local: tests, arithmetic and shell options",
+    examples: ["true", "test -f x", "[ -d src ]", "expr 1 + 2", "set -euo pipefail", "exit 0"],
+    nearMisses: [],
+  },
+  {
+    names: ["printf"],
+    short: "v:",
+    long: [],
+    operands: ["text"],
+    check: (p) => riskyTarget(p.opts.filter((o) => o.name === "v").map((o) => o.value!)),
+    reason: "printf only prints (or sets a variable with -v)",
+    examples: ["printf '%s\\n' a b", "printf -v x %d 3"],
+    nearMisses: ["printf -Z x", "printf -v PATH /tmp", "printf -v \"$n\" x"],
+  },
+  {
+    names: ["pwd"],
+    short: "LP",
+    long: [],
+    operands: [],
+    reason: "pwd only prints",
+    examples: ["pwd", "pwd -P"],
+    nearMisses: ["pwd -x"],
+  },
+  {
+    names: ["cd", "pushd", "popd", "dirs"],
+    short: "LPe@cplvn",
+    long: [],
+    numeric: true,
+    operands: ["text"],
+    reason: "cd changes only the shell's directory (layer 2 judges where)",
+    examples: ["cd src", "cd -P src", "cd"],
+    nearMisses: ["cd -Z x"],
+  },
+  {
+    names: ["which"],
+    short: "as",
+    long: [],
+    operands: ["text"],
+    reason: "a lookup",
+    examples: ["which node", "which -a python3"],
+    nearMisses: ["which -x node"],
+  },
+  {
+    names: ["whereis"],
+    short: "bmsulBMSf",
+    long: [],
+    operands: ["text"],
+    reason: "a lookup",
+    examples: ["whereis ls"],
+    nearMisses: ["whereis -x ls"],
+  },
+  {
+    names: ["type"],
+    short: "afptP",
+    long: [],
+    operands: ["text"],
+    reason: "a lookup",
+    examples: ["type ls", "type -a node"],
+    nearMisses: ["type -x ls"],
+  },
+  {
+    names: ["help"],
+    short: "dms",
+    long: [],
+    operands: ["text"],
+    reason: "prints help",
+    examples: ["help cd"],
+    nearMisses: ["help -x"],
+  },
+  {
+    names: ["export"],
+    short: "fnp",
+    long: [],
+    operands: ["text"],
+    check: (p) => computedName(p.operands),
+    reason: "export marks variables (the environment row judges which)",
+    examples: ["export LANG=C", "export -p"],
+    nearMisses: ["export -x A", "export \"$a=x\""],
+  },
+  {
+    names: ["declare", "typeset", "local", "readonly"],
+    short: "aAfFgiIlnprtux",
+    long: [],
+    operands: ["text"],
+    check: (p) => computedName(p.operands),
+    reason: "declares shell variables (the environment row judges exported ones)",
+    examples: ["declare -a arr", "local x=1", "readonly N=3", "declare -p"],
+    nearMisses: ["declare -Z x", "declare \"$n=x\"", "local $n"],
+  },
+  {
+    names: ["unset"],
+    short: "fvn",
+    long: [],
+    operands: ["text"],
+    reason: "removes shell variables",
+    examples: ["unset x", "unset -f f"],
+    nearMisses: ["unset -x y"],
+  },
+  {
+    names: ["read"],
+    short: "ersa:d:i:n:N:p:t:u:",
+    long: [],
+    operands: ["text"],
+    check: (p) => riskyTarget([...p.operands, ...p.opts.filter((o) => o.name === "a").map((o) => o.value!)]),
+    reason: "reads a line into variables",
+    examples: ["read x", "read -r -p 'ok? ' a", "read -a arr"],
+    nearMisses: ["read -Z x", "read PATH", "read -r IFS", "read -a PS4"],
+  },
+  {
+    names: ["wait"],
+    short: "fnp:",
+    long: [],
+    operands: ["text"],
+    reason: "waits for jobs",
+    examples: ["wait", "wait -n"],
+    nearMisses: ["wait -x"],
+  },
+  {
+    names: ["jobs"],
+    short: "lnprsx",
+    long: [],
+    operands: ["text"],
+    check: (p) => (p.opts.some((o) => o.name === "x") ? "jobs -x runs a command" : null),
+    reason: "lists jobs",
+    examples: ["jobs", "jobs -l"],
+    nearMisses: ["jobs -x rm x"],
+  },
+  {
+    names: ["clear", "reset"],
+    short: "T:xV",
+    long: [],
+    operands: [],
+    reason: "clears the screen",
+    examples: ["clear"],
+    nearMisses: ["clear -Z"],
+  },
+  {
+    names: ["unalias"],
+    short: "a",
+    long: [],
+    operands: ["text"],
+    reason: "removes aliases",
+    examples: ["unalias ll"],
+    nearMisses: ["unalias -x"],
+  },
+  {
+    names: ["hash"],
+    short: "dlrt",
+    long: [],
+    operands: ["text"],
+    reason: "lists or forgets remembered program paths (hash -p, which plants one, is not listed)",
+    examples: ["hash", "hash -r"],
+    nearMisses: ["hash -p /tmp/x ls"],
+  },
+  {
+    names: ["history"],
+    short: "cd:anrwps",
+    long: [],
+    numeric: true,
+    operands: ["text"],
+    check: (p) => (p.opts.some((o) => "anrwps".includes(o.name)) ? "history -a/-n/-r/-w/-p/-s reads, writes or rewrites the history" : null),
+    reason: "shows or clears the history",
+    examples: ["history", "history 20", "history | grep git", "history -c"],
+    nearMisses: ["history -w /tmp/x", "history -s 'rm -rf x'"],
+  },
+  {
+    names: ["shopt"],
+    short: "opqsu",
+    long: [],
+    operands: ["text"],
+    check: (p) =>
+      p.opts.some((o) => o.name === "s" || o.name === "o") && p.operands.some((w) => !SAFE_SHOPT.has(w.value))
+        ? "shopt sets an option the guard does not know to be harmless"
+        : null,
+    reason: "sets globbing and matching options",
+    examples: ["shopt -s globstar", "shopt -s nullglob dotglob", "shopt"],
+    nearMisses: ["shopt -s expand_aliases", "shopt -s extdebug"],
+  },
+];
