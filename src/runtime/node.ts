@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { SHELL } from "../limits.ts";
 import { Listeners } from "./listeners.ts";
+import { bashPrintMarkers, formatMarker } from "./markers.ts";
 import type {
   Capabilities,
   DirEntry,
@@ -82,15 +83,19 @@ function rcFile(nonce: string, envFile: string): string {
     "bind 'set convert-meta off' 2>/dev/null",
     "PS1='\\w\\$ '",
     "PS2='> '",
-    `PS0='\\e]654;start=${nonce}\\a'`,
+    `PS0=${singleQuote(formatMarker({ kind: "start", tag: nonce }))}`,
     "__sandshell_prompt() {",
     "  local __ss_ec=$?",
     `  builtin export -p >| ${env} 2>/dev/null || :`,
-    `  builtin printf '\\e]654;exit=%s:%s\\a\\e]654;cwd=%s:%s\\a\\e]654;prompt\\a' '${nonce}' "$__ss_ec" '${nonce}' "$PWD"`,
+    `  ${bashPrintMarkers([
+      { kind: "exit", tag: singleQuote(nonce), code: '"$__ss_ec"' },
+      { kind: "cwd", tag: singleQuote(nonce), path: '"$PWD"' },
+      { kind: "prompt" },
+    ])}`,
     "}",
     // The group's redirection also silences `set -x` traces of the hook, which would otherwise end up in the output.
     "PROMPT_COMMAND='{ __sandshell_prompt; } 2>/dev/null'",
-    `builtin printf '\\e]654;envfile=%s:%s\\a\\e]654;interactive\\a' '${nonce}' ${env}`,
+    bashPrintMarkers([{ kind: "envfile", tag: singleQuote(nonce), path: env }, { kind: "interactive" }]),
     "",
   ].join("\n");
 }
@@ -402,10 +407,10 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       checkOpen();
       const cwd = await startDir(opts.cwd);
       // The command runs in a subshell (its `exit` ends only that); then the end handshake (see PtyProcess).
-      const endMarker = `\x1b]654;jobend=${nonce}\x07`;
+      const endMarker = formatMarker({ kind: "jobend", tag: nonce });
       const script =
         `(\n${command}\n)\n__ss_ec=$?\n` +
-        `builtin printf '\\e]654;jobend=%s\\a' '${nonce}'\n` +
+        `${bashPrintMarkers([{ kind: "jobend", tag: singleQuote(nonce) }])}\n` +
         "IFS= builtin read -r -t 10 __ss_reply\n" +
         "exit $__ss_ec\n";
       const p = pty.spawn(bash, ["--noprofile", "--norc", "-c", script, "sandshell-job"], {

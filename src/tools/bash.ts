@@ -89,11 +89,32 @@ function footer(r: ShellResult): string {
   }
 }
 
+const HOW_TO_GO_ON =
+  'To wait for more output, send an empty command with is_input=true; to answer the running program, send text with ' +
+  'is_input=true (Enter is added; enter=false sends keys alone); to stop it, send "C-c" with is_input=true.';
+
+/** The words for the agent on how to go on from a `running` result or a refusal (the shell returns only facts). */
+export function advice(r: ShellResult): string | undefined {
+  if (r.refused === "busy") return HOW_TO_GO_ON;
+  if (r.refused === "idle") return "Run a command instead (without is_input).";
+  const w = r.waiting;
+  if (w === undefined) return undefined;
+  if (w.reason === "prompt") {
+    return (
+      `The command seems to wait for input (its last line is ${JSON.stringify(w.lastLine.slice(-80))}). ` +
+      'Send the answer with is_input=true (Enter is added), "C-c" with is_input=true to stop it, or an empty ' +
+      "command with is_input=true to keep waiting."
+    );
+  }
+  return `The command is still running: no new output for ${formatDuration(w.quietMs)}. ${HOW_TO_GO_ON}`;
+}
+
 /** A shell result as text for a model: output, footer, then notices and hints. */
 export function formatShellResult(r: ShellResult, hints: string[] = [], lead: string[] = []): ToolOutcome {
+  const hint = advice(r);
   if (r.error !== undefined) {
     return {
-      text: [...lead, r.error, `[cwd ${r.cwd}]`].join("\n"),
+      text: [...lead, hint !== undefined ? `${r.error} ${hint}` : r.error, `[cwd ${r.cwd}]`].join("\n"),
       isError: true,
       structured: { status: "error", exitCode: null, cwd: r.cwd, durationMs: r.durationMs, truncated: false, error: r.error },
     };
@@ -110,7 +131,7 @@ export function formatShellResult(r: ShellResult, hints: string[] = [], lead: st
     );
   }
   if (r.notice) parts.push(`Notice: ${r.notice}`);
-  if (r.hint) parts.push(`Hint: ${r.hint}`);
+  if (hint) parts.push(`Hint: ${hint}`);
   for (const h of hints) parts.push(`Hint: ${h}`);
   const structured: ToolOutcome["structured"] = {
     status: r.status as ToolStatus,
@@ -121,7 +142,7 @@ export function formatShellResult(r: ShellResult, hints: string[] = [], lead: st
   };
   if (r.fullOutputPath !== undefined) structured.fullOutputPath = r.fullOutputPath;
   if (r.notice) structured.notice = r.notice;
-  if (r.hint) structured.hint = r.hint;
+  if (hint) structured.hint = hint;
   return { text: parts.join("\n"), isError: r.status === "timeout", structured };
 }
 
