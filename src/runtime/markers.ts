@@ -11,6 +11,7 @@
 //   cwd=A:PATH         the shell's working directory after it
 //   envfile=A:PATH     where the shell writes its state before each prompt (for a respawn)
 //   jobend=A           a background job's command is over (the job then waits for one line, see node.ts)
+//   discarded=A:COUNT  typed-ahead characters the command did not read were dropped before the prompt
 
 import { SHELL } from "../limits.ts";
 
@@ -22,6 +23,7 @@ export type Marker =
   | { kind: "cwd"; tag: string; path: string }
   | { kind: "envfile"; tag: string; path: string }
   | { kind: "jobend"; tag: string }
+  | { kind: "discarded"; tag: string; count: number }
   | { kind: "other"; payload: string };
 
 /** A marker without its `other` case: what an emitter may print. */
@@ -51,6 +53,8 @@ export function markerPayload(m: EmittedMarker): string {
       return `${m.kind}=${m.tag}`;
     case "exit":
       return `exit=${m.tag}:${m.code}`;
+    case "discarded":
+      return `discarded=${m.tag}:${m.count}`;
     case "cwd":
     case "envfile":
       return `${m.kind}=${m.tag}:${m.path}`;
@@ -62,6 +66,7 @@ export type BashMarker =
   | { kind: "interactive" | "prompt" }
   | { kind: "start" | "jobend"; tag: string }
   | { kind: "exit"; tag: string; code: string }
+  | { kind: "discarded"; tag: string; count: string }
   | { kind: "cwd" | "envfile"; tag: string; path: string };
 
 /**
@@ -86,6 +91,10 @@ export function bashPrintMarkers(markers: readonly BashMarker[]): string {
       case "exit":
         payload = "exit=%s:%s";
         args.push(m.tag, m.code);
+        break;
+      case "discarded":
+        payload = "discarded=%s:%s";
+        args.push(m.tag, m.count);
         break;
       case "cwd":
       case "envfile":
@@ -112,6 +121,10 @@ export function parseMarker(payload: string): Marker {
   } else if (payload.startsWith("envfile=")) {
     const colon = payload.indexOf(":", 8);
     if (colon > 0) return { kind: "envfile", tag: payload.slice(8, colon), path: payload.slice(colon + 1) };
+  } else if (payload.startsWith("discarded=")) {
+    const colon = payload.lastIndexOf(":");
+    const count = payload.slice(colon + 1);
+    if (colon > 9 && /^\d{1,10}$/.test(count)) return { kind: "discarded", tag: payload.slice(10, colon), count: Number(count) };
   } else if (payload.startsWith("exit=")) {
     const colon = payload.lastIndexOf(":");
     const codeText = payload.slice(colon + 1);

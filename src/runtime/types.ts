@@ -16,6 +16,17 @@ export interface TerminalProcess {
   kill(): void;
   /** Resolves with the exit code when the process has ended (for any reason). */
   readonly exited: Promise<number>;
+  /**
+   * Out-of-band check of an end marker, where the operating system can tell (Linux: /proc), for the agent's shell:
+   * `atPrompt` is true when the shell is the terminal's foreground process group again (no command of it runs in the
+   * foreground); `cwd` is the shell's working directory as the kernel knows it (the marker's path when that is the
+   * same directory, so a logical path through a symlink is kept). Null where this cannot be told.
+   */
+  verifyEnd?(claimedCwd: string | undefined): { atPrompt: boolean; cwd: string | undefined } | null;
+  /** The name of the program in the terminal's foreground (node-pty: `process`), where the runtime knows it. */
+  foreground?(): string | undefined;
+  /** Drops typed-ahead input the foreground program has not read (the terminal's input queue), where possible. */
+  discardTypeahead?(): void;
 }
 
 export interface ShellSpawnOptions {
@@ -25,6 +36,11 @@ export interface ShellSpawnOptions {
   cwd?: string;
   /** Extra environment (used to restore exported variables after a respawn). */
   env?: Record<string, string>;
+  /**
+   * The `envfile` path an earlier shell of this runtime announced: where the runtime can, its variables, functions
+   * and aliases are restored too (node: `declare -p`, `declare -f`, `alias -p`, written before every prompt).
+   */
+  restoreFrom?: string;
 }
 
 export interface JobSpawnOptions {
@@ -86,7 +102,8 @@ export interface Runtime {
   /**
    * Shells of this runtime print OSC 654 markers (`ESC ] 654 ; payload BEL`): `interactive`, `prompt`,
    * `exit=A:B` (B is the exit code) and, where supported, `cwd=A:PATH`. When set, A must equal this
-   * nonce for an `exit`/`cwd` marker to count, so a command's own output cannot fake an end.
+   * nonce for an `exit`/`cwd` marker to count, so a command's own output cannot fake an end. A tag may carry the
+   * command's sequence number after a dot (`NONCE.SEQ`, node); then `start=SEQ` names the command that starts.
    */
   readonly markerNonce: string | null;
   /** Why this runtime serves (e.g. "WebContainer could not be reached: …; the embedded shell serves instead"). */

@@ -56,6 +56,10 @@ export class RunningCommand {
   /** The command went in as a bracketed paste: `ESC[?2004l` ends the echo. */
   pasted = false;
   exitCode: number | null = null;
+  /** The shell's last command number when this one was typed: an end marker must be newer (tags `NONCE.SEQ`). */
+  afterSeq = -1;
+  /** The number its start marker gave it, where the runtime sends one. */
+  startSeq: number | null = null;
   /** We sent C-c (interrupt, input C-c, hard timeout). */
   interrupted = false;
   timedOut: number | null = null;
@@ -96,7 +100,7 @@ export class RunningCommand {
   /** Ends the output: an echo never marked as over is cut heuristically; the cleaner's open lines are final. */
   endOutput(): void {
     if (this.phase === "echo") {
-      const clean = stripEcho(cleanTerminalOutput(this.pre), this.command.replace(/\r\n?/g, "\n").replace(/\n+$/, ""));
+      const clean = stripEcho(cleanTerminalOutput(this.pre), this.command);
       this.pre = "";
       this.phase = "output";
       this.collect(clean, true);
@@ -153,11 +157,14 @@ export class RunningCommand {
   newWaiter(options: RunOptions, t0: number, notices: string[], defaults: { softSec: number; hardSec: number; quietMs: number }): Waiter {
     const softSec = options.softTimeoutSec !== undefined && options.softTimeoutSec > 0 ? options.softTimeoutSec : defaults.softSec;
     const explicit = typeof options.timeoutSec === "number" && Number.isFinite(options.timeoutSec) && options.timeoutSec > 0;
+    const hardSec = clampTimeout(options.timeoutSec, defaults.hardSec);
+    // A timeout the agent asked for replaces the quiet return: wait for the end (or a prompt-like pause) until then.
+    const softMs = explicit && options.softTimeoutSec === undefined ? hardSec * 1000 + 1_000 : Math.min(softSec, SHELL.maxTimeoutSec) * 1000;
     return {
       startedAt: t0,
-      softMs: Math.min(softSec, SHELL.maxTimeoutSec) * 1000,
+      softMs,
       quietMs: defaults.quietMs,
-      hardSec: clampTimeout(options.timeoutSec, defaults.hardSec),
+      hardSec,
       explicitTimeout: explicit && options.softTimeoutSec === undefined,
       onOutput: options.onOutput,
       resolve: () => undefined,

@@ -17,3 +17,4 @@ export { JobError, JobManager, type JobErrorCode, type JobInfo, type JobOutput, 
 export { keyToBytes, KEY_NAMES } from "./keys.ts";
 export { formatMarker, MarkerScanner, parseMarker, type Marker, type ScanEvent } from "../runtime/markers.ts";
 export { cleanTerminalOutput, OutputCollector, TerminalTextCleaner } from "./output.ts";
+export { commandText, type CommandText } from "./wire.ts";

@@ -27,6 +27,7 @@ import { PasteSwitches } from "./paste.ts";
 import { PersonInput } from "./person.ts";
 import { looksLikePrompt } from "./prompt.ts";
 import { SpillFiles } from "./spill.ts";
+import { commandText } from "./wire.ts";
 import type {
   InputOptions,
   RunOptions,
@@ -57,6 +58,10 @@ class Session implements ShellSession {
   private startingPromise: Promise<void> | null = null;
   private currentCwd: string;
   private envFile: string | null = null;
+  /** Highest command sequence number seen in an end marker of this shell (tags `NONCE.SEQ`); -1 before any. */
+  private lastSeq = -1;
+  /** Typed-ahead characters the shell dropped before its last prompt. */
+  private discarded = 0;
   private everStarted = false;
   private lastShellExit: number | null = null;
 
@@ -121,6 +126,10 @@ class Session implements ShellSession {
     return this.currentCwd;
   }
 
+  foreground(): string | undefined {
+    return this.proc?.foreground?.();
+  }
+
   get busy(): boolean {
     return this.active !== null || this.person.busy;
   }
@@ -142,13 +151,17 @@ class Session implements ShellSession {
       if (this.finished !== null) return this.takeFinished(t0, "");
       return this.refusal(t0, "No command given, and no command is running to wait for.", "idle");
     }
+    // The exact text the shell receives; the bash tool checked this same text (wire.ts). Nothing changes it below.
+    const wire = commandText(command);
+    if (!wire.ok) return this.refusal(t0, wire.error, "control");
+    command = wire.text;
     const notices: string[] = [];
     const a = this.newCommand(command);
     this.active = a; // claim the shell at once: a parallel call is refused from here on
     if (this.finished !== null) notices.push(await this.describeFinished());
     if (command.length > this.largeCommandChars) {
       try {
-        const path = await this.spills.saveCommand(command.replace(/\r\n?/g, "\n"));
+        const path = await this.spills.saveCommand(command);
         a.command = `. ${shellQuote(path)}`;
         notices.push(`The command (${command.length} characters) was saved to ${path} and run with \`. ${path}\`.`);
       } catch {
@@ -229,7 +242,8 @@ class Session implements ShellSession {
       return this.refusal(t0, "Another call is already waiting on the running command; the input was not sent.", "busy", "running");
     }
     const key = keyToBytes(textOrKey);
-    const bytes = key ?? (textOrKey === "" ? "" : /\n$/.test(textOrKey) ? textOrKey : `${textOrKey}\r`);
+    const enter = options.enter !== false;
+    const bytes = key ?? (textOrKey === "" ? "" : !enter || /\n$/.test(textOrKey) ? textOrKey : `${textOrKey}\r`);
     if (bytes.includes("\x03")) a.interrupted = true;
     const result = this.attach(a, options, t0, []);
     // Once the exit marker is in, the prompt is due: typing now would start a new command, so nothing is sent.
@@ -349,12 +363,14 @@ class Session implements ShellSession {
     if (!replacing) return null;
     return (
       `The previous shell had ended${exitCode !== null ? ` (exit code ${exitCode})` : ""}; this command runs in a ` +
-      `fresh shell in ${this.currentCwd}${restored.env !== null ? " with the exported variables restored" : ""}. ` +
-      "Shell variables, functions and aliases that were not exported are gone."
+      `fresh shell in ${this.currentCwd}${restored.env !== null ? ` with ${this.restoredWhat()} restored` : ""}.` +
+      (this.runtime.kind === "node" && restored.env !== null ? "" : " Shell variables, functions and aliases that were not exported are gone.")
     );
   }
 
   private async spawn(cwd: string | undefined, env: Record<string, string> | undefined): Promise<void> {
+    const restoreFrom = env !== undefined ? (this.envFile ?? undefined) : undefined;
+    this.lastSeq = -1;
     this.shell = "starting";
     this.emitState();
     this.scanner = new MarkerScanner();
@@ -363,7 +379,7 @@ class Session implements ShellSession {
     this.atPrompt = false;
     this.person.reset();
     this.envFile = null;
-    const proc = await this.runtime.spawnShell({ cols: this.cols, rows: this.rows, cwd, env });
+    const proc = await this.runtime.spawnShell({ cols: this.cols, rows: this.rows, cwd, env, ...(restoreFrom ? { restoreFrom } : {}) });
     if (this.closed) {
       proc.kill();
       throw new Error("The shell session was closed");
@@ -421,6 +437,13 @@ class Session implements ShellSession {
     this.emitState();
   }
 
+  /** What a respawn carries over on this runtime. */
+  private restoredWhat(): string {
+    return this.runtime.kind === "node"
+      ? "the working directory, exported and plain variables, functions and aliases"
+      : "the working directory and exported variables (plain variables, functions and aliases are gone)";
+  }
+
   private async readExported(): Promise<Record<string, string> | null> {
     if (this.envFile === null) return null;
     try {
@@ -475,37 +498,61 @@ class Session implements ShellSession {
     a.push(text);
   }
 
-  private onMarker(m: Marker): void {
+  /** `NONCE` or `NONCE.SEQ` → whether it is this runtime's, and the sequence number when there is one. */
+  private tagOf(tag: string): { ours: boolean; seq: number | null } {
     const nonce = this.runtime.markerNonce;
-    const ours = (tag: string): boolean => nonce === null || tag === nonce;
+    const dot = tag.lastIndexOf(".");
+    const seqText = dot === -1 ? "" : tag.slice(dot + 1);
+    const seq = /^\d{1,15}$/.test(seqText) ? Number(seqText) : null;
+    const base = seq === null ? tag : tag.slice(0, dot);
+    return { ours: nonce === null || base === nonce, seq };
+  }
+
+  private onMarker(m: Marker): void {
     switch (m.kind) {
-      case "exit":
-        if (ours(m.tag)) this.onExitMarker(m.code);
+      case "exit": {
+        const t = this.tagOf(m.tag);
+        if (t.ours) this.onExitMarker(m.code, t.seq);
         break;
-      case "cwd":
-        if (ours(m.tag) && m.path !== "") this.currentCwd = m.path;
+      }
+      case "cwd": {
+        const t = this.tagOf(m.tag);
+        // Only the cwd that comes with an accepted end (same tag) counts; on node it was read from /proc already.
+        if (t.ours && m.path !== "" && (t.seq === null || t.seq === this.acceptedSeq)) {
+          if (this.cwdVerified) this.claimedCwd = m.path;
+          else this.currentCwd = m.path;
+        }
         break;
+      }
       case "prompt":
         this.onPromptMarker();
         break;
       case "interactive":
         this.atPrompt = true; // a runtime that shows no prompt marker at startup is ready with this one
         break;
-      case "start":
-        if (ours(m.tag)) this.onStartMarker();
+      case "start": {
+        const seq = /^\d{1,15}$/.test(m.tag) ? Number(m.tag) : null;
+        if (seq !== null || this.tagOf(m.tag).ours) this.onStartMarker(seq);
         break;
+      }
       case "envfile":
-        if (ours(m.tag)) this.envFile = m.path;
+        if (this.tagOf(m.tag).ours) this.envFile = m.path;
+        break;
+      case "discarded":
+        if (this.tagOf(m.tag).ours) this.discarded += m.count;
         break;
       default:
         break;
     }
   }
 
-  private onStartMarker(): void {
+  private onStartMarker(seq: number | null): void {
     const a = this.active;
     if (a !== null) {
-      if (a.phase === "echo") a.beginOutput();
+      if (a.phase === "echo") {
+        if (seq !== null) a.startSeq = seq;
+        a.beginOutput();
+      }
       return;
     }
     if (this.shell === "ready" && !this.person.busy) {
@@ -515,21 +562,50 @@ class Session implements ShellSession {
     }
   }
 
-  private onExitMarker(code: number): void {
+  /** The sequence number of the end last accepted, and whether its cwd came from the OS (then markers' cwd is ignored). */
+  private acceptedSeq: number | null = null;
+  private cwdVerified = false;
+  private claimedCwd: string | undefined;
+
+  private onExitMarker(code: number, seq: number | null): void {
     const a = this.active;
-    if (a === null || a.phase === "preparing" || a.phase === "ended") return;
+    if (seq !== null) {
+      // A command's end is bound to it: newer than anything before it was typed, and its own start's number.
+      if (a === null || a.phase === "preparing" || a.phase === "ended") {
+        if (seq > this.lastSeq) this.lastSeq = seq;
+        return;
+      }
+      if (seq <= a.afterSeq || (a.startSeq !== null && seq !== a.startSeq)) return;
+    } else if (a === null || a.phase === "preparing" || a.phase === "ended") {
+      return;
+    }
+    // Out of band, where the OS can tell: the shell must own the terminal again (nothing of the command runs in the
+    // foreground), or this "end" was printed by the command itself.
+    const proof = this.proc?.verifyEnd?.(undefined) ?? null;
+    if (proof !== null && !proof.atPrompt) return;
+    if (seq !== null) this.lastSeq = Math.max(this.lastSeq, seq);
+    this.acceptedSeq = seq;
+    this.cwdVerified = proof !== null && proof.cwd !== undefined;
     a.endOutput();
     a.exitCode = code;
     a.phase = "ended";
   }
 
   private onPromptMarker(): void {
+    const a = this.active;
+    if (a !== null && a.phase !== "ended" && a.phase !== "preparing") return; // not after an accepted end: the command's own
     this.atPrompt = true;
     this.pasteOn = false; // the line editor switches it on again when it starts reading
-    const a = this.active;
     if (a !== null) {
       this.person.entered = false;
-      if (a.phase === "ended") this.complete(a);
+      if (a.phase === "ended") {
+        if (this.cwdVerified) {
+          const proof = this.proc?.verifyEnd?.(this.claimedCwd) ?? null;
+          if (proof?.cwd !== undefined) this.currentCwd = proof.cwd;
+          this.claimedCwd = undefined;
+        }
+        this.complete(a);
+      }
       return;
     }
     if (this.person.atPrompt()) this.emitState();
@@ -560,7 +636,9 @@ class Session implements ShellSession {
   }
 
   private writeCommand(a: RunningCommand): void {
-    const text = a.command.replace(/\r\n?/g, "\n").replace(/\n+$/, "");
+    const text = a.command; // commandText(): no control characters but newline and tab, no trailing newline
+    a.afterSeq = this.lastSeq;
+    this.discarded = 0;
     a.phase = "echo";
     a.pre = "";
     a.lastOutputAt = now();
@@ -568,7 +646,7 @@ class Session implements ShellSession {
     if (this.pasteCapable && this.pasteOn) {
       // One paste: readline takes every byte literally (tabs too) and runs the lines as one unit.
       a.pasted = true;
-      this.proc?.write(`\x1b[200~${text.replace(/\x1b\[20[01]~/g, "")}\x1b[201~\r`);
+      this.proc?.write(`\x1b[200~${text}\x1b[201~\r`);
     } else {
       // Typed line by line. Several lines go in a brace group, so the shell reads them all before it runs any and
       // prints one exit marker (each line of its own would end the command at the first line's marker).
@@ -655,7 +733,7 @@ class Session implements ShellSession {
       }
       restartNote =
         `the shell was killed (with anything it had started) and a fresh shell started in ${this.currentCwd}` +
-        `${env !== null ? " with the exported variables restored" : ""}; non-exported shell variables and functions are gone`;
+        `${env !== null ? ` with ${this.restoredWhat()} restored` : ""}`;
     } catch (err) {
       restartNote = `the shell was killed, and a fresh one could not be started (${(err as Error).message}); the next command tries again`;
     }
@@ -676,6 +754,11 @@ class Session implements ShellSession {
     let notice: string | undefined;
     if (a.timedOut !== null) {
       notice = `The command timed out after ${a.timedOut}s and was stopped with C-c${code !== null ? ` (exit code ${code})` : ""}.`;
+    }
+    if (this.discarded > 0) {
+      const typed = `${this.discarded} typed-ahead character${this.discarded === 1 ? "" : "s"} the command did not read ${this.discarded === 1 ? "was" : "were"} discarded, not run.`;
+      notice = notice ? `${notice} ${typed}` : typed;
+      this.discarded = 0;
     }
     this.endActive(a, {
       status: a.timedOut !== null ? "timeout" : a.interrupted ? "interrupted" : "completed",

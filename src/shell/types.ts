@@ -25,7 +25,7 @@ export interface ShellResult {
   /** Set when the call was refused or had nothing to act on; nothing was sent to the shell then. */
   error?: string;
   /** Why it was refused, as data: `busy` (a command runs: wait, answer or stop it), `person`, `closed`, `idle`. */
-  refused?: "busy" | "person" | "closed" | "idle" | "shell";
+  refused?: "busy" | "person" | "closed" | "idle" | "shell" | "control";
 }
 
 export interface RunOptions {
@@ -37,7 +37,10 @@ export interface RunOptions {
   onOutput?: (chunk: string) => void;
 }
 
-export type InputOptions = RunOptions;
+export interface InputOptions extends RunOptions {
+  /** Add Enter after text (default true); false sends the keys alone, for programs that read single keys. */
+  enter?: boolean;
+}
 
 export interface ShellState {
   state: "starting" | "idle" | "running" | "closed";
@@ -96,6 +99,11 @@ export interface ShellSession {
   close(): Promise<void>;
   readonly cwd: string;
   readonly busy: boolean;
+  /**
+   * The program that reads the terminal now, where the runtime knows it (node: the foreground process's name): text
+   * sent with input() goes to it. A shell here means the text would run as a command.
+   */
+  foreground(): string | undefined;
   readonly stats: SessionStats;
   /** Raw terminal output, markers included (xterm ignores them), for a terminal view. */
   onRawOutput(listener: (chunk: string) => void): Unsubscribe;

@@ -7,6 +7,8 @@ import { MESSAGES, SHELL } from "../limits.ts";
 import type { Capabilities } from "../runtime/types.ts";
 import { JobError } from "../shell/jobs.ts";
 import type { ShellResult } from "../shell/session.ts";
+import { commandText } from "../shell/wire.ts";
+import { keyToBytes } from "../shell/keys.ts";
 import type { ApprovalOutcome } from "./approvals.ts";
 import { exampleCall } from "./args.ts";
 import { type CallInfo, clip, errorOutcome, formatDuration, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
@@ -16,8 +18,13 @@ export interface BashArgs {
   command: string;
   timeout?: number;
   is_input?: boolean;
+  /** With is_input: false sends the text without Enter. */
+  enter?: boolean;
   run_in_background?: boolean;
 }
+
+/** Programs that read their input as commands: text typed into them is checked like a command. */
+const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox", "rbash", "tcsh", "csh"]);
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -211,52 +218,25 @@ async function runWithCancel(host: ToolHost, call: CallInfo, start: () => Promis
   }
 }
 
-export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): Promise<ToolOutcome> {
-  const t0 = performance.now();
-  const session = host.session;
-  const notes: string[] = [];
-  const timeout = effectiveTimeout(args.timeout);
-  if (timeout.note) notes.push(`Note: ${timeout.note}`);
-  const command = args.command;
-  const onOutput = call.onOutput;
+interface Gate {
+  verdict: Verdict;
+  approvalLine: string | null;
+  approval: Record<string, unknown> | undefined;
+}
 
-  if (call.signal?.aborted) {
-    return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd: session.cwd } };
-  }
-
-  if (args.is_input === true) {
-    if (args.run_in_background === true) notes.push("Note: run_in_background was ignored: is_input sends input to the running command.");
-    const r = await runWithCancel(host, call, () => session.input(command, { timeoutSec: timeout.sec, onOutput }));
-    const out = formatShellResult(r, [], notes);
-    out.structured.input = true;
-    return out;
-  }
-
-  if (command.trim() === "") {
-    const spec = toolSpec("bash")!;
-    return errorOutcome(
-      'Invalid arguments for bash: Parameter "command" is empty: give the command to run, or set is_input=true to wait ' +
-        `for a running command.\n${exampleCall(spec)}`,
-      { cwd: session.cwd },
-    );
-  }
-
-  // A shell without heredocs (jsh) reads one line at a time: the lines of a multi-line command would run as
-  // separate commands the session cannot follow. Refuse before anything runs.
-  if (!host.runtime.capabilities.heredocs && /\r|\n/.test(command.trim())) {
-    return errorOutcome(
-      "This runtime's shell runs one line at a time, so a multi-line command (a script, a heredoc) cannot run here. " +
-        "Write the script with write_file (e.g. /tmp/run.js) and run it with one line: node /tmp/run.js.",
-      { cwd: session.cwd },
-    );
-  }
-
-  const cwd = session.cwd;
+/** The guard's verdict on `command`, and a person's approval when it asks: a result to return, or leave to run. */
+async function gate(
+  host: ToolHost,
+  call: CallInfo,
+  command: string,
+  cwd: string,
+  background: boolean,
+  t0: number,
+): Promise<Gate | { outcome: ToolOutcome }> {
   const verdict = host.guard().check(command, { cwd });
   call.record("verdict", { command, cwd, verdict });
-  if (verdict.decision === "deny") return blockedOutcome(verdict, cwd, t0);
+  if (verdict.decision === "deny") return { outcome: blockedOutcome(verdict, cwd, t0) };
 
-  const background = args.run_in_background === true;
   let approvalLine: string | null = null;
   let approval: Record<string, unknown> | undefined;
   if (verdict.decision === "ask") {
@@ -276,7 +256,7 @@ export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): 
       { signal: call.signal, host: call.host },
     );
     approval = { id: outcome.id, decision: outcome.decision, by: outcome.by, ...(outcome.note ? { note: outcome.note } : {}) };
-    if (outcome.decision === "deny") return deniedOutcome(host, verdict, outcome, cwd, t0);
+    if (outcome.decision === "deny") return { outcome: deniedOutcome(host, verdict, outcome, cwd, t0) };
     const who = outcome.by === "function" ? "this sandbox's approver" : "a person";
     if (outcome.decision === "always") {
       const rule = outcome.rule ?? suggestRuleFor(command);
@@ -294,9 +274,79 @@ export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): 
     }
     if (outcome.note) approvalLine += ` Their note: ${outcome.note}`;
     if (call.signal?.aborted) {
-      return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd, verdict, approval } };
+      return { outcome: { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd, verdict, approval } } };
     }
   }
+
+  return { verdict, approvalLine, approval };
+}
+
+export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): Promise<ToolOutcome> {
+  const t0 = performance.now();
+  const session = host.session;
+  const notes: string[] = [];
+  const timeout = effectiveTimeout(args.timeout);
+  if (timeout.note) notes.push(`Note: ${timeout.note}`);
+  const onOutput = call.onOutput;
+
+  if (call.signal?.aborted) {
+    return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd: session.cwd } };
+  }
+
+  if (args.is_input === true) {
+    if (args.run_in_background === true) notes.push("Note: run_in_background was ignored: is_input sends input to the running command.");
+    // Text typed into a shell (a nested bash, sh, zsh … reading its next line) is a command: checked and audited as one.
+    const reader = session.foreground();
+    let gated: Gate | null = null;
+    if (reader !== undefined && SHELLS.has(reader.replace(/^.*\//, "").replace(/^-/, "")) && keyToBytes(args.command) === null && args.command.trim() !== "") {
+      const wire = commandText(args.command);
+      if (!wire.ok) return errorOutcome(wire.error, { cwd: session.cwd, refused: "control", input: true });
+      const g = await gate(host, call, wire.text, session.cwd, false, t0);
+      if ("outcome" in g) return g.outcome;
+      gated = g;
+      if (g.approvalLine !== null) notes.unshift(g.approvalLine);
+    }
+    const r = await runWithCancel(host, call, () => session.input(args.command, { timeoutSec: timeout.sec, onOutput, enter: args.enter !== false }));
+    const out = formatShellResult(r, [], notes);
+    out.structured.input = true;
+    if (gated !== null) {
+      out.structured.verdict = gated.verdict;
+      out.structured.readBy = reader;
+      if (gated.approval) out.structured.approval = gated.approval;
+    }
+    return out;
+  }
+
+  if (args.command.trim() === "") {
+    const spec = toolSpec("bash")!;
+    return errorOutcome(
+      'Invalid arguments for bash: Parameter "command" is empty: give the command to run, or set is_input=true to wait ' +
+        `for a running command.\n${exampleCall(spec)}`,
+      { cwd: session.cwd },
+    );
+  }
+
+  // A shell without heredocs (jsh) reads one line at a time: the lines of a multi-line command would run as
+  // separate commands the session cannot follow. Refuse before anything runs.
+  if (!host.runtime.capabilities.heredocs && /\r|\n/.test(args.command.trim())) {
+    return errorOutcome(
+      "This runtime's shell runs one line at a time, so a multi-line command (a script, a heredoc) cannot run here. " +
+        "Write the script with write_file (e.g. /tmp/run.js) and run it with one line: node /tmp/run.js.",
+      { cwd: session.cwd },
+    );
+  }
+
+  // What is checked is what runs: the guard sees the exact text the shell will receive, and the session sends it.
+  const wire = commandText(args.command);
+  if (!wire.ok) {
+    return errorOutcome(wire.error, { cwd: session.cwd, refused: "control", position: wire.position });
+  }
+  const command = wire.text;
+  const cwd = session.cwd;
+  const background = args.run_in_background === true;
+  const gated = await gate(host, call, command, cwd, background, t0);
+  if ("outcome" in gated) return gated.outcome;
+  const { verdict, approvalLine, approval } = gated;
 
   const lead = approvalLine !== null ? [approvalLine, ...notes] : notes;
   if (background) {

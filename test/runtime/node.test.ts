@@ -80,19 +80,19 @@ describe("node runtime", () => {
     expect(runtime.capabilities.heredocs && runtime.capabilities.pipes && runtime.capabilities.exportVars).toBe(true);
   });
 
-  it("the shell prints nonce-tagged markers: envfile, interactive, then exit/cwd/prompt; start before a command", async () => {
+  it("the shell prints nonce-tagged markers bound to each command: envfile, interactive, then exit/cwd/prompt; start before a command", async () => {
     const nonce = runtime.markerNonce!;
     const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
     const w = watch(proc);
     await w.until(() => w.prompts() === 1);
     const kinds = w.markers.map((m) => (m.kind === "other" ? m.payload.split("=")[0] : m.kind));
     expect(kinds).toEqual(["envfile", "interactive", "exit", "cwd", "prompt"]);
-    expect(w.markers).toContainEqual({ kind: "exit", tag: nonce, code: 0 });
-    expect(w.markers).toContainEqual({ kind: "cwd", tag: nonce, path: runtime.workspace });
+    expect(w.markers).toContainEqual({ kind: "exit", tag: `${nonce}.0`, code: 0 });
+    expect(w.markers).toContainEqual({ kind: "cwd", tag: `${nonce}.0`, path: runtime.workspace });
     proc.write("(exit 7)\r");
     await w.until(() => w.prompts() === 2);
-    expect(w.markers).toContainEqual({ kind: "start", tag: nonce });
-    expect(w.markers).toContainEqual({ kind: "exit", tag: nonce, code: 7 });
+    expect(w.markers).toContainEqual({ kind: "start", tag: "1" });
+    expect(w.markers).toContainEqual({ kind: "exit", tag: `${nonce}.1`, code: 7 });
     proc.kill();
     expect(typeof (await proc.exited)).toBe("number");
   });
