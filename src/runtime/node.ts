@@ -247,7 +247,12 @@ class PtyProcess implements TerminalProcess {
     return { atPrompt, cwd };
   }
 
+  /** A program of the shell's in the foreground (not the shell itself, e.g. running its builtin `read`). */
   foreground(): string | undefined {
+    if (this.shellPgrp !== null) {
+      const own = procStat(this.pty.pid);
+      if (own !== null && Number(own[5]) === this.shellPgrp) return undefined;
+    }
     try {
       return this.pty.process;
     } catch {
@@ -344,7 +349,7 @@ const nodeFs: RuntimeFs = {
       const buf = await fsp.readFile(path);
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     }),
-  writeFile: (path, data) => errno(() => fsp.writeFile(path, data)),
+  writeFile: (path, data, options) => errno(() => fsp.writeFile(path, data, options?.mode !== undefined ? { mode: options.mode } : {})),
   appendFile: (path, data) => errno(() => fsp.appendFile(path, data)),
   readdir: (path) =>
     errno(async () => {
@@ -371,7 +376,7 @@ const nodeFs: RuntimeFs = {
   },
   mkdir: (path, options) =>
     errno(async () => {
-      await fsp.mkdir(path, { recursive: options?.recursive ?? false });
+      await fsp.mkdir(path, { recursive: options?.recursive ?? false, ...(options?.mode !== undefined ? { mode: options.mode } : {}) });
     }),
   rm: (path, options) => errno(() => fsp.rm(path, { recursive: options?.recursive ?? false, force: options?.force ?? false })),
   rename: (from, to) => errno(() => fsp.rename(from, to)),

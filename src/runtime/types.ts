@@ -23,7 +23,10 @@ export interface TerminalProcess {
    * same directory, so a logical path through a symlink is kept). Null where this cannot be told.
    */
   verifyEnd?(claimedCwd: string | undefined): { atPrompt: boolean; cwd: string | undefined } | null;
-  /** The name of the program in the terminal's foreground (node-pty: `process`), where the runtime knows it. */
+  /**
+   * The name of the program of the shell's in the terminal's foreground (node-pty: `process`), where the runtime
+   * knows it; undefined while the shell itself reads (at its prompt, or in its builtin `read`).
+   */
   foreground?(): string | undefined;
   /** Drops typed-ahead input the foreground program has not read (the terminal's input queue), where possible. */
   discardTypeahead?(): void;
@@ -63,13 +66,14 @@ export interface FileStat {
 /** Paths are absolute. Every method rejects with an Error whose `code` is an errno name (ENOENT, …). */
 export interface RuntimeFs {
   readFile(path: string): Promise<Uint8Array>;
-  writeFile(path: string, data: Uint8Array | string): Promise<void>;
+  /** `mode` (e.g. 0o600) applies where the file system has modes, when the file is created. */
+  writeFile(path: string, data: Uint8Array | string, options?: { mode?: number }): Promise<void>;
   /** Appends, creating the file (not its folders) when missing. Used to spill long output. */
   appendFile(path: string, data: string): Promise<void>;
   readdir(path: string): Promise<DirEntry[]>;
   /** null when nothing is there. Does not follow a final symlink. */
   stat(path: string): Promise<FileStat | null>;
-  mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  mkdir(path: string, options?: { recursive?: boolean; mode?: number }): Promise<void>;
   rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** The path with every symlink and `..` resolved; rejects with ENOENT when it does not exist. */
@@ -106,6 +110,8 @@ export interface Runtime {
    * command's sequence number after a dot (`NONCE.SEQ`, node); then `start=SEQ` names the command that starts.
    */
   readonly markerNonce: string | null;
+  /** A private directory for spill files (long output, long commands); SHELL.spillDir when not given. */
+  readonly spillDir?: string;
   /** Why this runtime serves (e.g. "WebContainer could not be reached: …; the embedded shell serves instead"). */
   readonly note?: string;
   spawnShell(options: ShellSpawnOptions): Promise<TerminalProcess>;

@@ -114,7 +114,7 @@ class Session implements ShellSession {
     const onBacklog = (chars: number): void => {
       if (chars > this.stats.peakSpillBacklogChars) this.stats.peakSpillBacklogChars = chars;
     };
-    this.spills = new SpillFiles(runtime.fs, options.spillDir ?? SHELL.spillDir, onBacklog);
+    this.spills = new SpillFiles(runtime.fs, options.spillDir ?? runtime.spillDir ?? SHELL.spillDir, onBacklog);
     this.jobs = new JobManager(runtime, {
       maxJobs: options.maxJobs ?? SHELL.maxJobs,
       maxOutputChars: this.maxOutputChars,
@@ -291,6 +291,7 @@ class Session implements ShellSession {
     if (a !== null) this.endActive(a, { status: "interrupted", exitCode: null, notice: "The shell session was closed." });
     await this.jobs.close();
     await this.killShell();
+    await this.spills.removeAll();
     for (const c of [...this.conditions]) this.settle(c, false);
     this.emitState();
   }
@@ -831,14 +832,15 @@ class Session implements ShellSession {
     };
   }
 
-  private busyRefusal(t0: number, a: RunningCommand): ShellResult {
+  /** A new command while one runs: not run; the output that arrived since the last read comes with the refusal. */
+  private async busyRefusal(t0: number, a: RunningCommand): Promise<ShellResult> {
     const ago = Math.round((now() - a.startedAt) / 1000);
-    return this.refusal(
-      t0,
-      `A command is still running (started ${ago}s ago: ${JSON.stringify(head(a.command))}), so this command was NOT run.`,
-      "busy",
-      "running",
-    );
+    const error = `A command is still running (started ${ago}s ago: ${JSON.stringify(head(a.command))}), so this command was NOT run.`;
+    if (a.waiter !== null || a.phase !== "output") return this.refusal(t0, error, "busy", "running");
+    a.endOutput();
+    a.phase = "output";
+    const r = await a.render(a.takeSegment(), { startedAt: t0, notices: [] }, { status: "running", exitCode: null });
+    return { ...r, error, refused: "busy" };
   }
 
   private flushPersonQueue(): void {

@@ -2,7 +2,7 @@
 // program that already runs) → deny: not run, the blocked error object and a hint; ask: a person's approval; allow:
 // run in the persistent shell, or start a background job. Cancelling the call (AbortSignal) interrupts the command.
 
-import { toBlockedError, suggestRuleFor, type Verdict } from "../guard/index.ts";
+import { needsMoreInput, toBlockedError, suggestRuleFor, type Verdict } from "../guard/index.ts";
 import { MESSAGES, SHELL } from "../limits.ts";
 import type { Capabilities } from "../runtime/types.ts";
 import { JobError } from "../shell/jobs.ts";
@@ -21,6 +21,18 @@ export interface BashArgs {
   /** With is_input: false sends the text without Enter. */
   enter?: boolean;
   run_in_background?: boolean;
+}
+
+/** Commands held because bash would read more lines first (an open heredoc): per shell session, unsent. */
+const held = new WeakMap<object, string>();
+
+function heldOutcome(text: string, cwd: string): ToolOutcome {
+  return {
+    text:
+      "The command is not complete yet (an open heredoc or a trailing backslash), so nothing was sent. Send the next " +
+      "lines with is_input=true; when the text is complete it is checked as a whole and run.\n[held · cwd " + cwd + "]",
+    structured: { status: "running", held: true, heldChars: text.length, cwd },
+  };
 }
 
 /** Programs that read their input as commands: text typed into them is checked like a command. */
@@ -119,6 +131,14 @@ export function advice(r: ShellResult): string | undefined {
 /** A shell result as text for a model: output, footer, then notices and hints. */
 export function formatShellResult(r: ShellResult, hints: string[] = [], lead: string[] = []): ToolOutcome {
   const hint = advice(r);
+  if (r.error !== undefined && r.refused === "busy") {
+    // A normal result (as OpenHands does): the command was not run, and here is what the running one printed since.
+    const text = [...lead, r.error, r.output !== "" ? r.output.replace(/\n$/, "") : "(no new output)", footer(r), `Hint: ${hint}`];
+    return {
+      text: text.join("\n"),
+      structured: { status: "running", exitCode: null, cwd: r.cwd, durationMs: r.durationMs, truncated: r.truncated, refused: "busy", notRun: true },
+    };
+  }
   if (r.error !== undefined) {
     return {
       text: [...lead, hint !== undefined ? `${r.error} ${hint}` : r.error, `[cwd ${r.cwd}]`].join("\n"),
@@ -293,6 +313,27 @@ export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): 
     return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd: session.cwd } };
   }
 
+  const pending = held.get(session);
+  if (args.is_input === true && pending !== undefined && !session.busy && keyToBytes(args.command) === null) {
+    // The rest of a held command: complete → checked as a whole and run; still open → held on.
+    const whole = `${pending}\n${args.command.replace(/\n+$/, "")}`;
+    if (needsMoreInput(whole)) {
+      held.set(session, whole);
+      return heldOutcome(whole, session.cwd);
+    }
+    held.delete(session);
+    return bashTool(host, call, { ...args, command: whole, is_input: false });
+  }
+  if (args.is_input === true && pending !== undefined && args.command === "C-c") {
+    held.delete(session);
+    return { text: "The held, incomplete command was dropped; nothing had run.", structured: { status: "interrupted", cwd: session.cwd } };
+  }
+
+  if (args.is_input !== true && pending !== undefined) {
+    held.delete(session);
+    notes.push("Note: the held, incomplete command was dropped (nothing of it had run).");
+  }
+
   if (args.is_input === true) {
     if (args.run_in_background === true) notes.push("Note: run_in_background was ignored: is_input sends input to the running command.");
     // Text typed into a shell (a nested bash, sh, zsh … reading its next line) is a command: checked and audited as one.
@@ -344,6 +385,10 @@ export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): 
   const command = wire.text;
   const cwd = session.cwd;
   const background = args.run_in_background === true;
+  if (!background && !session.busy && needsMoreInput(command)) {
+    held.set(session, command);
+    return heldOutcome(command, cwd);
+  }
   const gated = await gate(host, call, command, cwd, background, t0);
   if ("outcome" in gated) return gated.outcome;
   const { verdict, approvalLine, approval } = gated;
