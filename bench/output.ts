@@ -2,7 +2,7 @@
 // Run: npx tsx bench/output.ts   → {"bytes":…,"ms":…,"MBps":…} (median of 5 runs). Goal: ≥ 50 MB/s.
 
 import { SHELL } from "../src/limits.ts";
-import { MarkerScanner, formatMarker } from "../src/shell/markers.ts";
+import { MarkerScanner, formatMarker } from "../src/runtime/markers.ts";
 import { OutputCollector, TerminalTextCleaner } from "../src/shell/output.ts";
 
 const TARGET_BYTES = 10 * 1024 * 1024;

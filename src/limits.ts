@@ -28,8 +28,12 @@ export const SHELL = {
   interruptGraceMs: 2_000,
   /** Output past this many characters keeps head and tail and spills the whole to a file. */
   maxOutputChars: 30_000,
-  /** Where spilled output goes: `${spillDir}/out-K.log`. */
+  /** Where spilled output goes: `${spillDir}/out-K.log` (a runtime may give its own private directory instead). */
   spillDir: "/tmp/sandshell",
+  /** A spill file keeps at most this many characters of one output: its head, and the last `spillTailChars`. */
+  spillMaxChars: 16_000_000,
+  /** Of `spillMaxChars`, how many are the output's last characters (held in memory until the output ends). */
+  spillTailChars: 1_000_000,
   /** Size of the agent's terminal: wide, so that long lines are not wrapped. */
   agentCols: 250,
   agentRows: 50,

@@ -31,11 +31,12 @@ describe("several callers share one shell", () => {
     expect(done).toEqual(["a", "b"]);
   });
 
-  it("a call while a command still runs after its soft timeout gets the session's refusal; is_input waits for it", async () => {
+  it("a call while a command still runs after its soft timeout gets the session's refusal as a normal running result; is_input waits for it", async () => {
     const first = await sb.callTool("bash", { command: "sleep 1.2; echo finished" }, { caller: "conn-a" });
     expect(first.structuredContent.status).toBe("running");
     const other = await sb.callTool("bash", { command: "echo intruder" }, { caller: "conn-b" });
-    expect(other.isError).toBe(true);
+    expect(other.isError).toBeFalsy();
+    expect(other.structuredContent).toMatchObject({ status: "running", notRun: true });
     expect(text(other)).toMatch(/A command is still running .* so this command was NOT run/);
     let wait: CallToolResult;
     do wait = await sb.callTool("bash", { command: "", is_input: true }, { caller: "conn-a" });

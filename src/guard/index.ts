@@ -218,3 +218,4 @@ export function suggestRuleFor(command: string): string {
   return suggestRule(command.trim().split(/\s*(?:&&|\|\||;|\|)\s*/)[0] ?? command);
 }
 
+export { needsMoreInput } from "./incomplete.ts";

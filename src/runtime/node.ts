@@ -9,12 +9,13 @@
 //   exit=N:CODE  cwd=N:PATH  prompt     from PROMPT_COMMAND, before every prompt
 
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { SHELL } from "../limits.ts";
 import { Listeners } from "./listeners.ts";
+import { bashPrintMarkers, formatMarker } from "./markers.ts";
 import type {
   Capabilities,
   DirEntry,
@@ -34,6 +35,8 @@ export interface NodeRuntimeOptions {
   /** The shell to run. Defaults to /bin/bash; it must be bash ≥ 4.4 (PS0). */
   bash?: string;
 }
+
+const INTERACTIVE = formatMarker({ kind: "interactive" });
 
 /** Programs probed on PATH for `capabilities.programs`. */
 const PROBED_PROGRAMS = [
@@ -65,11 +68,19 @@ function singleQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The setup file the agent's bash reads instead of ~/.bashrc. */
-function rcFile(nonce: string, envFile: string): string {
+/**
+ * The setup file the agent's bash reads instead of ~/.bashrc. It is removed once the shell has read it (see
+ * PtyProcess), so the nonce is in no file; in the shell it lives only inside the prompt hook's body, not in PS0 or any
+ * variable. Each command's markers carry its sequence number (`exit=NONCE.SEQ:CODE`, `start=SEQ`), and an end is
+ * verified out of band before the session trusts it (PtyProcess.verifyEnd), because code running inside the shell
+ * itself could always read the hook's text.
+ */
+function rcFile(nonce: string, envFile: string, restoreFrom: string | undefined): string {
   const env = singleQuote(envFile);
+  const state = singleQuote(`${envFile}.state`);
+  const tag = `'${nonce}.'"$__ss_seq"`;
   return [
-    "# Sandshell: setup of the agent's shell (node runtime). Markers: OSC 654, see src/runtime/node.ts.",
+    "# Sandshell: setup of the agent's shell (node runtime). Markers: OSC 654, see src/runtime/markers.ts.",
     "set +H",
     "unset HISTFILE",
     // Bracketed paste lets a multi-line command with tabs arrive as typed text without completion or PS2 echo,
@@ -80,19 +91,43 @@ function rcFile(nonce: string, envFile: string): string {
     "bind 'set input-meta on' 2>/dev/null",
     "bind 'set output-meta on' 2>/dev/null",
     "bind 'set convert-meta off' 2>/dev/null",
+    // A respawn after a kill: the previous shell's variables, functions and aliases (its own hook's are set below).
+    ...(restoreFrom !== undefined ? [`{ builtin . ${singleQuote(`${restoreFrom}.state`)}; } >/dev/null 2>&1`] : []),
     "PS1='\\w\\$ '",
     "PS2='> '",
-    `PS0='\\e]654;start=${nonce}\\a'`,
+    "__ss_seq=0",
+    `PS0=${singleQuote(formatMarker({ kind: "start", tag: "${__ss_seq}" }))}`,
     "__sandshell_prompt() {",
-    "  local __ss_ec=$?",
+    "  local __ss_ec=$? __ss_n=0 __ss_k",
+    // Typeahead the command did not read is discarded before the prompt, so it can never run as a command: read -N
+    // puts the terminal in non-canonical mode and takes whatever is queued, without waiting.
+    // A read that times out keeps what it got: go on until one gets nothing.
+    "  while IFS= builtin read -r -s -N 4096 -t 0.0001 __ss_k; [ -n \"$__ss_k\" ]; do __ss_n=$((__ss_n + ${#__ss_k})); done",
     `  builtin export -p >| ${env} 2>/dev/null || :`,
-    `  builtin printf '\\e]654;exit=%s:%s\\a\\e]654;cwd=%s:%s\\a\\e]654;prompt\\a' '${nonce}' "$__ss_ec" '${nonce}' "$PWD"`,
+    `  { builtin declare -p; builtin declare -f; builtin alias -p; } >| ${state} 2>/dev/null || :`,
+    `  ((__ss_n > 0)) && ${bashPrintMarkers([{ kind: "discarded", tag, count: '"$__ss_n"' }])}`,
+    `  ${bashPrintMarkers([
+      { kind: "exit", tag, code: '"$__ss_ec"' },
+      { kind: "cwd", tag, path: '"$PWD"' },
+      { kind: "prompt" },
+    ])}`,
+    "  __ss_seq=$((__ss_seq + 1))",
     "}",
     // The group's redirection also silences `set -x` traces of the hook, which would otherwise end up in the output.
     "PROMPT_COMMAND='{ __sandshell_prompt; } 2>/dev/null'",
-    `builtin printf '\\e]654;envfile=%s:%s\\a\\e]654;interactive\\a' '${nonce}' ${env}`,
+    bashPrintMarkers([{ kind: "envfile", tag: singleQuote(nonce), path: env }, { kind: "interactive" }]),
     "",
   ].join("\n");
+}
+
+/** Fields of /proc/PID/stat after the command name: state ppid pgrp session tty_nr tpgid … (Linux). */
+function procStat(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
 }
 
 /** Every process in the session led by `pid` (node-pty starts each child in a new session). Linux: /proc. */
@@ -154,11 +189,17 @@ class PtyProcess implements TerminalProcess {
    * exiting: Linux can drop what is still buffered in a pty when its last writer closes (EIO before the rest is read),
    * so the reply is sent only once everything before the marker has been read. Nothing after the marker is passed on.
    */
+  /** The shell's process group, learnt when it announced itself (`interactive`): it owns the terminal at a prompt. */
+  private shellPgrp: number | null = null;
+  private shellSetup: { rcPath: string; seen: boolean } | null;
+
   constructor(
     private readonly pty: IPty,
     onEnd: () => void,
     private readonly endMarker: string | null = null,
+    rcPath: string | null = null,
   ) {
+    this.shellSetup = rcPath !== null ? { rcPath, seen: false } : null;
     pty.onData((data: string | Buffer) => {
       const text = typeof data === "string" ? data : this.decoder.decode(data, { stream: true });
       this.deliver(text);
@@ -179,8 +220,49 @@ class PtyProcess implements TerminalProcess {
     if (text !== "") this.listeners.emit(text);
   }
 
+  /** The shell has read its setup file (it prints `interactive` last): remove the file, note who owns the terminal. */
+  private watchSetup(text: string): void {
+    const setup = this.shellSetup;
+    if (setup === null || setup.seen || !text.includes(INTERACTIVE)) return;
+    setup.seen = true;
+    void fsp.rm(setup.rcPath, { force: true }).catch(() => undefined);
+    const own = procStat(this.pty.pid);
+    // tty_nr 0: the process has no controlling terminal (e.g. a wrapper that made a new session): cannot tell.
+    if (own !== null && Number(own[4]) !== 0) this.shellPgrp = Number(own[5]);
+  }
+
+  verifyEnd(claimedCwd: string | undefined): { atPrompt: boolean; cwd: string | undefined } | null {
+    if (this.shellPgrp === null) return null;
+    const own = procStat(this.pty.pid);
+    if (own === null) return null;
+    const atPrompt = Number(own[5]) === this.shellPgrp;
+    let cwd: string | undefined;
+    try {
+      // An interactive bash leads its own process group, so the group's id is the shell's pid.
+      cwd = readlinkSync(`/proc/${this.shellPgrp}/cwd`);
+      if (claimedCwd !== undefined && claimedCwd !== cwd && realpathSync(claimedCwd) === cwd) cwd = claimedCwd;
+    } catch {
+      cwd = undefined;
+    }
+    return { atPrompt, cwd };
+  }
+
+  /** A program of the shell's in the foreground (not the shell itself, e.g. running its builtin `read`). */
+  foreground(): string | undefined {
+    if (this.shellPgrp !== null) {
+      const own = procStat(this.pty.pid);
+      if (own !== null && Number(own[5]) === this.shellPgrp) return undefined;
+    }
+    try {
+      return this.pty.process;
+    } catch {
+      return undefined;
+    }
+  }
+
   private deliver(text: string): void {
     if (this.sawEnd || text === "") return;
+    if (this.shellSetup !== null && !this.shellSetup.seen) this.watchSetup(text);
     const marker = this.endMarker;
     if (marker === null) {
       this.emit(text);
@@ -267,7 +349,7 @@ const nodeFs: RuntimeFs = {
       const buf = await fsp.readFile(path);
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     }),
-  writeFile: (path, data) => errno(() => fsp.writeFile(path, data)),
+  writeFile: (path, data, options) => errno(() => fsp.writeFile(path, data, options?.mode !== undefined ? { mode: options.mode } : {})),
   appendFile: (path, data) => errno(() => fsp.appendFile(path, data)),
   readdir: (path) =>
     errno(async () => {
@@ -294,7 +376,7 @@ const nodeFs: RuntimeFs = {
   },
   mkdir: (path, options) =>
     errno(async () => {
-      await fsp.mkdir(path, { recursive: options?.recursive ?? false });
+      await fsp.mkdir(path, { recursive: options?.recursive ?? false, ...(options?.mode !== undefined ? { mode: options.mode } : {}) });
     }),
   rm: (path, options) => errno(() => fsp.rm(path, { recursive: options?.recursive ?? false, force: options?.force ?? false })),
   rename: (from, to) => errno(() => fsp.rename(from, to)),
@@ -365,8 +447,8 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     return s?.isDirectory() ? cwd : workspace;
   }
 
-  function track(p: IPty, endMarker: string | null = null): PtyProcess {
-    const proc: PtyProcess = new PtyProcess(p, () => live.delete(proc), endMarker);
+  function track(p: IPty, endMarker: string | null = null, rcPath: string | null = null): PtyProcess {
+    const proc: PtyProcess = new PtyProcess(p, () => live.delete(proc), endMarker, rcPath);
     live.add(proc);
     return proc;
   }
@@ -385,7 +467,8 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       const k = ++spawned;
       const envFile = join(privateDir, `env-${k}`);
       const rc = join(privateDir, `rc-${k}.sh`);
-      await fsp.writeFile(rc, rcFile(nonce, envFile), { mode: 0o600 });
+      const restoreFrom = opts.restoreFrom !== undefined && opts.restoreFrom.startsWith(`${privateDir}/`) ? opts.restoreFrom : undefined;
+      await fsp.writeFile(rc, rcFile(nonce, envFile, restoreFrom), { mode: 0o600 });
       const cwd = await startDir(opts.cwd);
       const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace };
       const p = pty.spawn(bash, ["--noprofile", "--rcfile", rc, "-i"], {
@@ -396,16 +479,16 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
         env,
         encoding: null,
       });
-      return track(p);
+      return track(p, null, rc);
     },
     async spawnJob(command: string, opts: JobSpawnOptions): Promise<TerminalProcess> {
       checkOpen();
       const cwd = await startDir(opts.cwd);
       // The command runs in a subshell (its `exit` ends only that); then the end handshake (see PtyProcess).
-      const endMarker = `\x1b]654;jobend=${nonce}\x07`;
+      const endMarker = formatMarker({ kind: "jobend", tag: nonce });
       const script =
         `(\n${command}\n)\n__ss_ec=$?\n` +
-        `builtin printf '\\e]654;jobend=%s\\a' '${nonce}'\n` +
+        `${bashPrintMarkers([{ kind: "jobend", tag: singleQuote(nonce) }])}\n` +
         "IFS= builtin read -r -t 10 __ss_reply\n" +
         "exit $__ss_ec\n";
       const p = pty.spawn(bash, ["--noprofile", "--norc", "-c", script, "sandshell-job"], {

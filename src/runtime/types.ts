@@ -16,6 +16,20 @@ export interface TerminalProcess {
   kill(): void;
   /** Resolves with the exit code when the process has ended (for any reason). */
   readonly exited: Promise<number>;
+  /**
+   * Out-of-band check of an end marker, where the operating system can tell (Linux: /proc), for the agent's shell:
+   * `atPrompt` is true when the shell is the terminal's foreground process group again (no command of it runs in the
+   * foreground); `cwd` is the shell's working directory as the kernel knows it (the marker's path when that is the
+   * same directory, so a logical path through a symlink is kept). Null where this cannot be told.
+   */
+  verifyEnd?(claimedCwd: string | undefined): { atPrompt: boolean; cwd: string | undefined } | null;
+  /**
+   * The name of the program of the shell's in the terminal's foreground (node-pty: `process`), where the runtime
+   * knows it; undefined while the shell itself reads (at its prompt, or in its builtin `read`).
+   */
+  foreground?(): string | undefined;
+  /** Drops typed-ahead input the foreground program has not read (the terminal's input queue), where possible. */
+  discardTypeahead?(): void;
 }
 
 export interface ShellSpawnOptions {
@@ -25,6 +39,11 @@ export interface ShellSpawnOptions {
   cwd?: string;
   /** Extra environment (used to restore exported variables after a respawn). */
   env?: Record<string, string>;
+  /**
+   * The `envfile` path an earlier shell of this runtime announced: where the runtime can, its variables, functions
+   * and aliases are restored too (node: `declare -p`, `declare -f`, `alias -p`, written before every prompt).
+   */
+  restoreFrom?: string;
 }
 
 export interface JobSpawnOptions {
@@ -47,13 +66,14 @@ export interface FileStat {
 /** Paths are absolute. Every method rejects with an Error whose `code` is an errno name (ENOENT, …). */
 export interface RuntimeFs {
   readFile(path: string): Promise<Uint8Array>;
-  writeFile(path: string, data: Uint8Array | string): Promise<void>;
+  /** `mode` (e.g. 0o600) applies where the file system has modes, when the file is created. */
+  writeFile(path: string, data: Uint8Array | string, options?: { mode?: number }): Promise<void>;
   /** Appends, creating the file (not its folders) when missing. Used to spill long output. */
   appendFile(path: string, data: string): Promise<void>;
   readdir(path: string): Promise<DirEntry[]>;
   /** null when nothing is there. Does not follow a final symlink. */
   stat(path: string): Promise<FileStat | null>;
-  mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  mkdir(path: string, options?: { recursive?: boolean; mode?: number }): Promise<void>;
   rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** The path with every symlink and `..` resolved; rejects with ENOENT when it does not exist. */
@@ -86,9 +106,12 @@ export interface Runtime {
   /**
    * Shells of this runtime print OSC 654 markers (`ESC ] 654 ; payload BEL`): `interactive`, `prompt`,
    * `exit=A:B` (B is the exit code) and, where supported, `cwd=A:PATH`. When set, A must equal this
-   * nonce for an `exit`/`cwd` marker to count, so a command's own output cannot fake an end.
+   * nonce for an `exit`/`cwd` marker to count, so a command's own output cannot fake an end. A tag may carry the
+   * command's sequence number after a dot (`NONCE.SEQ`, node); then `start=SEQ` names the command that starts.
    */
   readonly markerNonce: string | null;
+  /** A private directory for spill files (long output, long commands); SHELL.spillDir when not given. */
+  readonly spillDir?: string;
   /** Why this runtime serves (e.g. "WebContainer could not be reached: …; the embedded shell serves instead"). */
   readonly note?: string;
   spawnShell(options: ShellSpawnOptions): Promise<TerminalProcess>;

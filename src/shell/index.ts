@@ -15,5 +15,6 @@ export {
 } from "./session.ts";
 export { JobError, JobManager, type JobErrorCode, type JobInfo, type JobOutput, type JobStatus } from "./jobs.ts";
 export { keyToBytes, KEY_NAMES } from "./keys.ts";
-export { formatMarker, MarkerScanner, parseMarker, type Marker, type ScanEvent } from "./markers.ts";
+export { formatMarker, MarkerScanner, parseMarker, type Marker, type ScanEvent } from "../runtime/markers.ts";
 export { cleanTerminalOutput, OutputCollector, TerminalTextCleaner } from "./output.ts";
+export { commandText, type CommandText } from "./wire.ts";

@@ -1,6 +1,8 @@
 // The session engine: one persistent shell for an agent, on any runtime. It writes commands to the shell's terminal
 // and reads one stream back through one MarkerScanner, event-driven; timers exist only for the soft and hard
-// timeouts, the quiet before a prompt-like last line, and the grace after a C-c.
+// timeouts, the quiet before a prompt-like last line, and the grace after a C-c. The pieces live beside it:
+// command.ts (a running command and its waiting call), paste.ts (bracketed-paste switches), person.ts (the person's
+// keys), env.ts (state carried over a respawn), spill.ts (spill files), prompt.ts (prompt-like lines, echo cutting).
 //
 // How a command's output is cut out of the terminal stream (works for every runtime):
 //   write ──> [echo of the command] ──(start marker, or bracketed paste switched off)──> [output] ──exit marker──> …
@@ -14,449 +16,38 @@
 //   carries no nonce and is ignored.
 
 import { SHELL } from "../limits.ts";
-import type { Runtime, RuntimeFs, TerminalProcess, Unsubscribe } from "../runtime/types.ts";
-import { JobError, JobManager, type JobInfo, type JobOutput, type SpillTarget } from "./jobs.ts";
+import { type Marker, MarkerScanner } from "../runtime/markers.ts";
+import type { Runtime, TerminalProcess, Unsubscribe } from "../runtime/types.ts";
+import { type CommandEnd, RunningCommand, type Segment, type Waiter } from "./command.ts";
+import { NOT_RESTORED, parseExportP } from "./env.ts";
+import { JobError, JobManager, type JobInfo, type JobOutput } from "./jobs.ts";
 import { keyToBytes } from "./keys.ts";
-import { type Marker, MarkerScanner } from "./markers.ts";
-import { cleanTerminalOutput, OutputCollector, TerminalTextCleaner } from "./output.ts";
+import { OutputCollector } from "./output.ts";
+import { PasteSwitches } from "./paste.ts";
+import { PersonInput } from "./person.ts";
+import { looksLikePrompt } from "./prompt.ts";
+import { SpillFiles } from "./spill.ts";
+import { commandText } from "./wire.ts";
+import type {
+  InputOptions,
+  RunOptions,
+  SessionStats,
+  ShellResult,
+  ShellSession,
+  ShellSessionOptions,
+  ShellState,
+  ShellStatus,
+} from "./types.ts";
+import { clampTimeout, head, now, safely, secs, shellQuote } from "./util.ts";
 
-export type ShellStatus = "completed" | "running" | "timeout" | "interrupted";
-
-export interface ShellResult {
-  /** The command's own output since the previous call returned: no prompt, no echo, no markers; cleaned, bounded. */
-  output: string;
-  /** Null while the command runs, or when no exit code could be known. */
-  exitCode: number | null;
-  /** The shell's working directory as last reported. */
-  cwd: string;
-  durationMs: number;
-  status: ShellStatus;
-  truncated: boolean;
-  /** Where the whole output went when it was truncated. */
-  fullOutputPath?: string;
-  /** Facts the agent must know beyond the output: a fresh shell, a kill, a command that ended unobserved. */
-  notice?: string;
-  /** For a `running` result: how to go on (wait, answer, stop). */
-  hint?: string;
-  /** Set when the call was refused or had nothing to act on; nothing was sent to the shell then. */
-  error?: string;
-}
-
-export interface RunOptions {
-  /** Hard timeout of this call, in seconds (default SHELL.defaultTimeoutSec, at most SHELL.maxTimeoutSec). */
-  timeoutSec?: number;
-  /** Return `running` after this many seconds without new output (default SHELL.softTimeoutSec). */
-  softTimeoutSec?: number;
-  /** Cleaned output as it arrives (for streaming to a UI or as progress notifications). */
-  onOutput?: (chunk: string) => void;
-}
-
-export type InputOptions = RunOptions;
-
-export interface ShellState {
-  state: "starting" | "idle" | "running" | "closed";
-  /** Who runs the current command. */
-  by?: "agent" | "person";
-  /** The agent's command, while it runs. */
-  command?: string;
-  cwd: string;
-}
-
-export interface ShellSessionOptions {
-  /** Terminal size of the agent's shell: wide, so programs do not wrap or truncate for the agent. */
-  cols?: number;
-  rows?: number;
-  softTimeoutSec?: number;
-  timeoutSec?: number;
-  promptQuietMs?: number;
-  interruptGraceMs?: number;
-  maxOutputChars?: number;
-  /** Where long output is spilled (default SHELL.spillDir, in the runtime's file system). */
-  spillDir?: string;
-  maxJobs?: number;
-  /** How long a new shell may take to show its first prompt. */
-  startupTimeoutMs?: number;
-  /**
-   * A command longer than this is saved to `${spillDir}/cmd-K.sh` and run with `. FILE`: a line editor takes typed
-   * input a byte at a time (readline: about 200 KB/s), a file is read at once. Infinity turns this off.
-   */
-  largeCommandChars?: number;
-}
-
-export interface SessionStats {
-  /** Commands run (run() calls that reached the shell). */
-  commands: number;
-  /** Largest number of output characters an OutputCollector held at once. */
-  peakRetainedChars: number;
-  /** Largest spill backlog (characters waiting for the file system). */
-  peakSpillBacklogChars: number;
-  /** Shells started, the first included. */
-  shellsStarted: number;
-}
-
-export interface ShellSession {
-  readonly runtime: Runtime;
-  /** Runs a command in the persistent shell. Never throws for shell trouble: the result says what happened. */
-  run(command: string, options?: RunOptions): Promise<ShellResult>;
-  /**
-   * Sends text (Enter is added unless it ends with a newline) or a named key (`C-c`, `Up`, … see keys.ts) to the
-   * running command; "" only waits for more output.
-   */
-  input(textOrKey: string, options?: InputOptions): Promise<ShellResult>;
-  /** Stops the running command: C-c, and when that does not end it within the grace, a fresh shell. */
-  interrupt(): Promise<ShellResult>;
-  /** Kills the shell and every background job; starts a fresh shell in the workspace. */
-  restart(): Promise<{ cwd: string; notice: string }>;
-  close(): Promise<void>;
-  readonly cwd: string;
-  readonly busy: boolean;
-  readonly stats: SessionStats;
-  /** Raw terminal output, markers included (xterm ignores them), for a terminal view. */
-  onRawOutput(listener: (chunk: string) => void): Unsubscribe;
-  /** Keystrokes from a person: held back while an agent command runs (C-c excepted), forwarded otherwise. */
-  writeFromPerson(data: string): void;
-  onState(listener: (state: ShellState) => void): Unsubscribe;
-  resize(cols: number, rows: number): void;
-  startJob(command: string): Promise<JobInfo>;
-  jobOutput(id: string, options?: { waitSec?: number }): Promise<JobOutput>;
-  listJobs(): JobInfo[];
-  killJob(id: string): Promise<JobInfo>;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Prompt-like last lines: after SHELL.promptQuietMs of quiet these return `running` early.
-
-const PROMPT_PATTERNS: RegExp[] = [
-  /(?:password|passphrase|passcode|\bpin)\b[^\n]*[:>]\s*$/i,
-  /[[(](?:y\/n|yes\/no)[^\])\n]*[\])]\s*[:?]?\s*$/i,
-  /(?:^|\s)(?:>>>|\.\.\.) $/,
-  /> $/,
-  /\? $/,
-  /: $/,
-  /[$#%] $/,
-];
-
-export function looksLikePrompt(lastLine: string): boolean {
-  if (lastLine.trim() === "") return false;
-  return PROMPT_PATTERNS.some((re) => re.test(lastLine));
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// `export -p` → variables (bash prints `declare -x NAME="value"` or `NAME=$'…'`).
-
-const NOT_RESTORED = new Set(["PWD", "OLDPWD", "SHLVL", "_", "PS1", "PS2", "PS0", "PROMPT_COMMAND"]);
-
-export function parseExportP(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const n = text.length;
-  let i = 0;
-  const nextLine = (from: number): number => {
-    const nl = text.indexOf("\n", from);
-    return nl === -1 ? n : nl + 1;
-  };
-  const nameRe = /[A-Za-z_][A-Za-z0-9_]*/y;
-  while (i < n) {
-    if (!text.startsWith("declare -", i)) {
-      i = nextLine(i);
-      continue;
-    }
-    const sp = text.indexOf(" ", i + 9);
-    if (sp === -1) break;
-    const flags = text.slice(i + 9, sp);
-    nameRe.lastIndex = sp + 1;
-    const m = nameRe.exec(text);
-    if (m === null) {
-      i = nextLine(sp);
-      continue;
-    }
-    const name = m[0];
-    i = sp + 1 + name.length;
-    if (text[i] !== "=" || /[aA]/.test(flags)) {
-      // exported without a value, or an array (not exportable): skip to the next declaration
-      const next = text.indexOf("\ndeclare -", i);
-      i = next === -1 ? n : next + 1;
-      continue;
-    }
-    i++;
-    let value: string;
-    if (text[i] === '"') {
-      let v = "";
-      i++;
-      while (i < n && text[i] !== '"') {
-        if (text[i] === "\\" && i + 1 < n && '"\\$`'.includes(text[i + 1]!)) {
-          v += text[i + 1];
-          i += 2;
-        } else {
-          v += text[i];
-          i++;
-        }
-      }
-      i++;
-      value = v;
-    } else if (text.startsWith("$'", i)) {
-      const r = parseAnsiC(text, i + 2);
-      value = r.value;
-      i = r.end;
-    } else {
-      const end = text.indexOf("\n", i);
-      value = text.slice(i, end === -1 ? n : end);
-      i = end === -1 ? n : end;
-    }
-    out[name] = value;
-    i = nextLine(i);
-  }
-  return out;
-}
-
-/** Bash's $'…' quoting, from just after the opening quote; octal and hex escapes are bytes (UTF-8 decoded). */
-function parseAnsiC(text: string, start: number): { value: string; end: number } {
-  const bytes: number[] = [];
-  const encoder = new TextEncoder();
-  const pushText = (s: string): void => {
-    for (const b of encoder.encode(s)) bytes.push(b);
-  };
-  const simple: Record<string, number> = { a: 7, b: 8, e: 27, E: 27, f: 12, n: 10, r: 13, t: 9, v: 11, "\\": 92, "'": 39, '"': 34, "?": 63 };
-  let i = start;
-  const n = text.length;
-  while (i < n && text[i] !== "'") {
-    const c = text[i]!;
-    if (c !== "\\" || i + 1 >= n) {
-      const cp = text.codePointAt(i)!;
-      pushText(String.fromCodePoint(cp));
-      i += cp > 0xffff ? 2 : 1;
-      continue;
-    }
-    const e = text[i + 1]!;
-    if (simple[e] !== undefined) {
-      bytes.push(simple[e]);
-      i += 2;
-    } else if (/[0-7]/.test(e)) {
-      const m = /^[0-7]{1,3}/.exec(text.slice(i + 1, i + 4))!;
-      bytes.push(parseInt(m[0], 8) & 0xff);
-      i += 1 + m[0].length;
-    } else if (e === "x") {
-      const m = /^[0-9a-fA-F]{1,2}/.exec(text.slice(i + 2, i + 4));
-      if (m) {
-        bytes.push(parseInt(m[0], 16));
-        i += 2 + m[0].length;
-      } else {
-        pushText("\\x");
-        i += 2;
-      }
-    } else if (e === "u" || e === "U") {
-      const m = (e === "u" ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/).exec(text.slice(i + 2, i + 10));
-      if (m) {
-        pushText(String.fromCodePoint(Math.min(parseInt(m[0], 16), 0x10ffff)));
-        i += 2 + m[0].length;
-      } else {
-        pushText("\\" + e);
-        i += 2;
-      }
-    } else if (e === "c" && i + 2 < n) {
-      bytes.push(text.charCodeAt(i + 2) & 0x1f);
-      i += 3;
-    } else {
-      pushText("\\" + e);
-      i += 2;
-    }
-  }
-  return { value: new TextDecoder().decode(new Uint8Array(bytes)), end: i + 1 };
-}
-
-/** Drops the leading lines of `clean` that repeat the command's lines (the echo of a runtime with no start marker). */
-export function stripEcho(clean: string, command: string): string {
-  const lines = clean.split("\n");
-  const cmdLines = command.split("\n");
-  let k = 0;
-  for (const cmdLine of cmdLines) {
-    const line = lines[k];
-    if (line === undefined) break;
-    const want = cmdLine.trimEnd();
-    if (want === "" ? line.trim() === "" || /^[>$#%] ?$/.test(line.trim()) : line.trimEnd().endsWith(want)) k++;
-    else break;
-  }
-  return k === 0 ? clean : lines.slice(k).join("\n");
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Spill files in the runtime's file system.
-
-class SpillWriter implements SpillTarget {
-  private queue: string[] = [];
-  private queuedChars = 0;
-  private draining: Promise<void> | null = null;
-  private failed = false;
-
-  constructor(
-    private readonly fs: RuntimeFs,
-    private readonly path: Promise<string>,
-    private readonly onBacklog: (chars: number) => void,
-  ) {
-    path.catch(() => {
-      this.failed = true;
-    });
-  }
-
-  write(text: string): void {
-    if (this.failed || text === "") return;
-    this.queue.push(text);
-    this.queuedChars += text.length;
-    this.onBacklog(this.queuedChars);
-    this.draining ??= this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      const path = await this.path;
-      while (this.queue.length > 0) {
-        const chunk = this.queue.length === 1 ? this.queue[0]! : this.queue.join("");
-        this.queue = [];
-        this.queuedChars = 0;
-        await this.fs.appendFile(path, chunk);
-      }
-    } catch {
-      this.failed = true;
-      this.queue = [];
-      this.queuedChars = 0;
-    } finally {
-      this.draining = null;
-    }
-  }
-
-  async flush(): Promise<string | undefined> {
-    while (this.draining !== null) await this.draining;
-    if (this.failed) return undefined;
-    return this.path.catch(() => undefined);
-  }
-}
-
-class SpillFiles {
-  private next = 1;
-  private dirReady: Promise<void> | null = null;
-
-  constructor(
-    private readonly fs: RuntimeFs,
-    private readonly dir: string,
-    private readonly onBacklog: (chars: number) => void,
-  ) {}
-
-  open(prefix: string): SpillTarget {
-    return new SpillWriter(this.fs, this.allocate(prefix), this.onBacklog);
-  }
-
-  /** Writes a long command to `${dir}/cmd-K.sh`; resolves with its path. */
-  async saveCommand(text: string): Promise<string> {
-    const path = await this.allocate("cmd", "sh");
-    await this.fs.writeFile(path, text.endsWith("\n") ? text : `${text}\n`);
-    return path;
-  }
-
-  /** The first `${dir}/${prefix}-K.${ext}` that does not exist yet, created empty. */
-  private async allocate(prefix: string, ext = "log"): Promise<string> {
-    this.dirReady ??= this.fs.mkdir(this.dir, { recursive: true }).catch(() => undefined);
-    await this.dirReady;
-    for (let tries = 0; tries < 10_000; tries++) {
-      const path = `${this.dir.replace(/\/+$/, "")}/${prefix}-${this.next++}.${ext}`;
-      if ((await this.fs.stat(path).catch(() => null)) === null) {
-        await this.fs.writeFile(path, "");
-        return path;
-      }
-    }
-    throw new Error(`no free spill file name in ${this.dir}`);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The session.
-
-type Phase = "preparing" | "echo" | "output" | "ended";
-
-interface Waiter {
-  startedAt: number;
-  softMs: number;
-  quietMs: number;
-  hardSec: number;
-  onOutput: ((chunk: string) => void) | undefined;
-  resolve: (result: ShellResult) => void;
-  quietTimer: ReturnType<typeof setTimeout> | null;
-  /** The quiet timer sleeps until the soft timeout: new output must bring the next prompt check forward. */
-  longSleep: boolean;
-  hardTimer: ReturnType<typeof setTimeout> | null;
-  /** Notices collected for this call (fresh shell, …). */
-  notices: string[];
-}
-
-interface Segment {
-  collector: OutputCollector;
-  spill: SpillTarget | null;
-}
-
-interface Active {
-  /** What is typed into the shell. */
-  command: string;
-  startedAt: number;
-  phase: Phase;
-  /** Raw text of the echo phase (bounded), for runtimes that mark neither its end nor the start. */
-  pre: string;
-  /** The command went in as a bracketed paste: `ESC[?2004l` ends the echo. */
-  pasted: boolean;
-  exitCode: number | null;
-  /** We sent C-c (interrupt, input C-c, hard timeout). */
-  interrupted: boolean;
-  timedOut: number | null;
-  cleaner: TerminalTextCleaner;
-  segment: Segment;
-  waiter: Waiter | null;
-  lastOutputAt: number;
-  graceTimer: ReturnType<typeof setTimeout> | null;
-  /** interrupt() calls waiting for the end. */
-  endListeners: Array<(result: ShellResult) => void>;
-  /** Characters of final clean output so far, and of output streamed to onOutput (final, then provisional lines). */
-  finalChars: number;
-  streamedChars: number;
-}
+export type * from "./types.ts";
+export { looksLikePrompt, stripEcho } from "./prompt.ts";
+export { parseExportP } from "./env.ts";
 
 interface Condition {
   test: () => boolean;
   resolve: (ok: boolean) => void;
   timer: ReturnType<typeof setTimeout>;
-}
-
-const PASTE_ON = "\x1b[?2004h";
-const PASTE_OFF = "\x1b[?2004l";
-const PASTE_SEQ_PREFIX = "\x1b[?2004";
-const MAX_PRE_CHARS = 1 << 20;
-
-/** Listeners belong to others: one that throws must not break the stream. */
-function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch (err) {
-    console.error("sandshell: a shell session listener threw:", err);
-  }
-}
-
-function now(): number {
-  return performance.now();
-}
-
-function clampTimeout(sec: number | undefined, fallback: number): number {
-  const v = typeof sec === "number" && Number.isFinite(sec) && sec > 0 ? sec : fallback;
-  return Math.min(v, SHELL.maxTimeoutSec);
-}
-
-function head(command: string, chars = 80): string {
-  const one = command.replace(/\s+/g, " ").trim();
-  return one.length > chars ? `${one.slice(0, chars)}…` : one;
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-function secs(ms: number): string {
-  const s = ms / 1000;
-  return Number.isInteger(s) ? `${s}s` : `${s.toFixed(1)}s`;
 }
 
 class Session implements ShellSession {
@@ -467,6 +58,10 @@ class Session implements ShellSession {
   private startingPromise: Promise<void> | null = null;
   private currentCwd: string;
   private envFile: string | null = null;
+  /** Highest command sequence number seen in an end marker of this shell (tags `NONCE.SEQ`); -1 before any. */
+  private lastSeq = -1;
+  /** Typed-ahead characters the shell dropped before its last prompt. */
+  private discarded = 0;
   private everStarted = false;
   private lastShellExit: number | null = null;
 
@@ -474,17 +69,11 @@ class Session implements ShellSession {
   private pasteCapable = false;
   private pasteOn = false;
   private atPrompt = false;
-  private modeCarry = "";
+  private readonly paste = new PasteSwitches();
 
-  // The person at the terminal.
-  private personBusy = false;
-  private personDirty = false;
-  /** The person pressed Enter since the last prompt: a continuation line (PS2) may be open. */
-  private personEntered = false;
-  private personQueue: string[] = [];
-  private personQueued = 0;
+  private readonly person = new PersonInput();
 
-  private active: Active | null = null;
+  private active: RunningCommand | null = null;
   /** A command that ended while no call waited on it: handed to the next call. */
   private finished: Promise<ShellResult> | null = null;
   private closed = false;
@@ -525,7 +114,7 @@ class Session implements ShellSession {
     const onBacklog = (chars: number): void => {
       if (chars > this.stats.peakSpillBacklogChars) this.stats.peakSpillBacklogChars = chars;
     };
-    this.spills = new SpillFiles(runtime.fs, options.spillDir ?? SHELL.spillDir, onBacklog);
+    this.spills = new SpillFiles(runtime.fs, options.spillDir ?? runtime.spillDir ?? SHELL.spillDir, onBacklog);
     this.jobs = new JobManager(runtime, {
       maxJobs: options.maxJobs ?? SHELL.maxJobs,
       maxOutputChars: this.maxOutputChars,
@@ -537,8 +126,12 @@ class Session implements ShellSession {
     return this.currentCwd;
   }
 
+  foreground(): string | undefined {
+    return this.proc?.foreground?.();
+  }
+
   get busy(): boolean {
-    return this.active !== null || this.personBusy;
+    return this.active !== null || this.person.busy;
   }
 
   // ------------------------------------------------------------------------------------------------ public API
@@ -549,22 +142,26 @@ class Session implements ShellSession {
 
   async run(command: string, options: RunOptions = {}): Promise<ShellResult> {
     const t0 = now();
-    if (this.closed) return this.refusal(t0, "The shell session is closed.");
+    if (this.closed) return this.refusal(t0, "The shell session is closed.", "closed");
     if (this.active !== null) {
       if (command.trim() === "") return this.input("", options);
       return this.busyRefusal(t0, this.active);
     }
     if (command.trim() === "") {
       if (this.finished !== null) return this.takeFinished(t0, "");
-      return this.refusal(t0, "No command given, and no command is running to wait for.");
+      return this.refusal(t0, "No command given, and no command is running to wait for.", "idle");
     }
+    // The exact text the shell receives; the bash tool checked this same text (wire.ts). Nothing changes it below.
+    const wire = commandText(command);
+    if (!wire.ok) return this.refusal(t0, wire.error, "control");
+    command = wire.text;
     const notices: string[] = [];
-    const a = this.newActive(command);
+    const a = this.newCommand(command);
     this.active = a; // claim the shell at once: a parallel call is refused from here on
     if (this.finished !== null) notices.push(await this.describeFinished());
     if (command.length > this.largeCommandChars) {
       try {
-        const path = await this.spills.saveCommand(command.replace(/\r\n?/g, "\n"));
+        const path = await this.spills.saveCommand(command);
         a.command = `. ${shellQuote(path)}`;
         notices.push(`The command (${command.length} characters) was saved to ${path} and run with \`. ${path}\`.`);
       } catch {
@@ -576,36 +173,36 @@ class Session implements ShellSession {
       if (fresh !== null) notices.push(fresh);
     } catch (err) {
       this.active = null;
-      return this.refusal(t0, `The shell could not be started: ${(err as Error).message}`);
+      return this.refusal(t0, `The shell could not be started: ${(err as Error).message}`, "shell");
     }
-    if (this.personBusy) {
-      this.active = null;
-      return this.refusal(
+    const personRefusal = (): ShellResult =>
+      this.refusal(
         t0,
         "A command typed by the person at the terminal is still running, so this command was NOT run. Try again when it has finished.",
+        "person",
       );
+    if (this.person.busy) {
+      this.active = null;
+      return personRefusal();
     }
-    if (this.personDirty && !this.personEntered && this.runtime.kind === "node") {
+    if (this.person.dirty && !this.person.entered && this.runtime.kind === "node") {
       // Only typed, never entered: readline's C-e C-u clears the line with no signal, so no new prompt and no
       // flushed input (a C-c makes the tty discard what is queued, and readline set itself up again).
       this.proc?.write("\x05\x15");
-      this.personDirty = false;
+      this.person.dirty = false;
     }
-    if (this.personDirty) {
+    if (this.person.dirty) {
       // A half-typed line from the person: C-c discards it (also a PS2 continuation) and brings a fresh prompt.
       // A line the person just entered may bring a prompt of its own first, and the C-c's exit marker after it:
       // wait until the shell has settled, or that marker would be taken for the end of the agent's command.
       this.atPrompt = false;
       this.proc?.write("\x03");
-      this.personDirty = false;
+      this.person.dirty = false;
       await this.waitFor(() => this.atPrompt || this.shell !== "ready", SHELL.promptWaitMs);
       await this.quiet(SHELL.personSettleMs, 5 * SHELL.personSettleMs);
-      if (this.personBusy) {
+      if (this.person.busy) {
         this.active = null;
-        return this.refusal(
-          t0,
-          "A command typed by the person at the terminal is still running, so this command was NOT run. Try again when it has finished.",
-        );
+        return personRefusal();
       }
     }
     // Wait for the prompt (not there after SHELL.promptWaitMs: type anyway, as a person would), then, with a line editor that uses
@@ -617,10 +214,10 @@ class Session implements ShellSession {
       const on = wait > 0 && (await this.waitFor(() => this.pasteOn || this.shell !== "ready", wait));
       if (!on && this.shell === "ready") this.pasteCapable = false; // it stopped (bind …, set +o emacs): type plainly
     }
-    if (this.active !== a) return this.refusal(t0, "The shell session was closed or restarted before the command could run.");
+    if (this.active !== a) return this.refusal(t0, "The shell session was closed or restarted before the command could run.", "closed");
     if (this.shell !== "ready") {
       this.active = null;
-      return this.refusal(t0, "The shell ended before the command could run; call again to start a fresh one.");
+      return this.refusal(t0, "The shell ended before the command could run; call again to start a fresh one.", "shell");
     }
     this.stats.commands++;
     a.startedAt = now();
@@ -632,23 +229,21 @@ class Session implements ShellSession {
 
   async input(textOrKey: string, options: InputOptions = {}): Promise<ShellResult> {
     const t0 = now();
-    if (this.closed) return this.refusal(t0, "The shell session is closed.");
+    if (this.closed) return this.refusal(t0, "The shell session is closed.", "closed");
     const a = this.active;
     if (a === null) {
       if (this.finished !== null) {
         const notice = textOrKey === "" ? undefined : "The command had already finished, so the input was not sent.";
         return this.takeFinished(t0, notice);
       }
-      return this.refusal(
-        t0,
-        "No command is running, so there is nothing to send input to (the input was not sent). Run a command instead.",
-      );
+      return this.refusal(t0, "No command is running, so there is nothing to send input to (the input was not sent).", "idle");
     }
     if (a.waiter !== null || a.phase === "preparing") {
-      return this.refusal(t0, "Another call is already waiting on the running command; the input was not sent.", "running");
+      return this.refusal(t0, "Another call is already waiting on the running command; the input was not sent.", "busy", "running");
     }
     const key = keyToBytes(textOrKey);
-    const bytes = key ?? (textOrKey === "" ? "" : /\n$/.test(textOrKey) ? textOrKey : `${textOrKey}\r`);
+    const enter = options.enter !== false;
+    const bytes = key ?? (textOrKey === "" ? "" : !enter || /\n$/.test(textOrKey) ? textOrKey : `${textOrKey}\r`);
     if (bytes.includes("\x03")) a.interrupted = true;
     const result = this.attach(a, options, t0, []);
     // Once the exit marker is in, the prompt is due: typing now would start a new command, so nothing is sent.
@@ -661,7 +256,7 @@ class Session implements ShellSession {
     const a = this.active;
     if (this.closed || a === null || a.phase === "preparing") {
       if (a === null && this.finished !== null) return this.takeFinished(t0, "The command had already finished.");
-      return this.refusal(t0, "No command is running, so there is nothing to interrupt.", "completed");
+      return this.refusal(t0, "No command is running, so there is nothing to interrupt.", "idle");
     }
     a.interrupted = true;
     const ended = new Promise<ShellResult>((resolve) => a.endListeners.push(resolve));
@@ -696,6 +291,7 @@ class Session implements ShellSession {
     if (a !== null) this.endActive(a, { status: "interrupted", exitCode: null, notice: "The shell session was closed." });
     await this.jobs.close();
     await this.killShell();
+    await this.spills.removeAll();
     for (const c of [...this.conditions]) this.settle(c, false);
     this.emitState();
   }
@@ -714,19 +310,12 @@ class Session implements ShellSession {
   writeFromPerson(data: string): void {
     if (this.closed || data === "") return;
     if (this.active !== null) {
-      if (data === "\x03") {
-        this.proc?.write(data); // a person may always stop what runs
-        return;
-      }
-      if (this.personQueued + data.length <= SHELL.maxPersonQueueChars) {
-        this.personQueue.push(data);
-        this.personQueued += data.length;
-      }
+      if (data === "\x03") this.proc?.write(data); // a person may always stop what runs
+      else this.person.hold(data);
       return;
     }
     if (this.proc === null || this.shell !== "ready") return;
-    this.personDirty = true;
-    if (/[\r\n]/.test(data)) this.personEntered = true;
+    this.person.typed(data);
     this.proc.write(data);
   }
 
@@ -775,22 +364,23 @@ class Session implements ShellSession {
     if (!replacing) return null;
     return (
       `The previous shell had ended${exitCode !== null ? ` (exit code ${exitCode})` : ""}; this command runs in a ` +
-      `fresh shell in ${this.currentCwd}${restored.env !== null ? " with the exported variables restored" : ""}. ` +
-      "Shell variables, functions and aliases that were not exported are gone."
+      `fresh shell in ${this.currentCwd}${restored.env !== null ? ` with ${this.restoredWhat()} restored` : ""}.` +
+      (this.runtime.kind === "node" && restored.env !== null ? "" : " Shell variables, functions and aliases that were not exported are gone.")
     );
   }
 
   private async spawn(cwd: string | undefined, env: Record<string, string> | undefined): Promise<void> {
+    const restoreFrom = env !== undefined ? (this.envFile ?? undefined) : undefined;
+    this.lastSeq = -1;
     this.shell = "starting";
     this.emitState();
     this.scanner = new MarkerScanner();
+    this.paste.reset();
     this.pasteOn = false;
     this.atPrompt = false;
-    this.modeCarry = "";
-    this.personBusy = false;
-    this.personDirty = false;
+    this.person.reset();
     this.envFile = null;
-    const proc = await this.runtime.spawnShell({ cols: this.cols, rows: this.rows, cwd, env });
+    const proc = await this.runtime.spawnShell({ cols: this.cols, rows: this.rows, cwd, env, ...(restoreFrom ? { restoreFrom } : {}) });
     if (this.closed) {
       proc.kill();
       throw new Error("The shell session was closed");
@@ -832,12 +422,12 @@ class Session implements ShellSession {
     this.proc = null;
     this.shell = "dead";
     this.lastShellExit = code;
-    this.personBusy = false;
+    this.person.busy = false;
     const a = this.active;
     if (a !== null && a.phase !== "preparing") {
       // (a command still being prepared is refused by run() itself)
       this.active = null;
-      this.endOutput(a);
+      a.endOutput();
       this.endActive(a, {
         status: a.timedOut !== null ? "timeout" : a.interrupted ? "interrupted" : "completed",
         exitCode: a.exitCode ?? code,
@@ -846,6 +436,13 @@ class Session implements ShellSession {
     }
     this.checkConditions();
     this.emitState();
+  }
+
+  /** What a respawn carries over on this runtime. */
+  private restoredWhat(): string {
+    return this.runtime.kind === "node"
+      ? "the working directory, exported and plain variables, functions and aliases"
+      : "the working directory and exported variables (plain variables, functions and aliases are gone)";
   }
 
   private async readExported(): Promise<Record<string, string> | null> {
@@ -873,50 +470,25 @@ class Session implements ShellSession {
     this.checkConditions();
   }
 
-  /** Splits text at bracketed-paste switches (which tell when the line editor reads) and routes the pieces. */
   private onText(text: string): void {
-    let data = this.modeCarry === "" ? text : this.modeCarry + text;
-    this.modeCarry = "";
-    if (data.indexOf("\x1b") === -1) {
-      this.route(data);
-      return;
-    }
-    // A switch split across chunks: hold back the tail that could begin one (at most 7 characters, from an ESC).
-    const lastEsc = data.lastIndexOf("\x1b");
-    if (data.length - lastEsc < PASTE_ON.length) {
-      const tail = data.slice(lastEsc);
-      if (PASTE_ON.startsWith(tail) || PASTE_OFF.startsWith(tail)) {
-        this.modeCarry = tail;
-        data = data.slice(0, lastEsc);
-      }
-    }
-    let from = 0;
-    let i = data.indexOf(PASTE_SEQ_PREFIX);
-    while (i !== -1) {
-      const seq = data.slice(i, i + PASTE_ON.length);
-      if (seq === PASTE_ON || seq === PASTE_OFF) {
-        const end = i + PASTE_ON.length;
-        this.route(data.slice(from, end)); // the text before and the switch itself (the cleaner drops it)
-        from = end;
-        this.onPasteMode(seq === PASTE_ON);
-      }
-      i = data.indexOf(PASTE_SEQ_PREFIX, i + 1);
-    }
-    this.route(data.slice(from));
+    this.paste.push(
+      text,
+      (piece) => this.route(piece),
+      (on) => this.onPasteMode(on),
+    );
   }
 
   private onPasteMode(on: boolean): void {
     this.pasteOn = on;
     if (on) this.pasteCapable = true;
     const a = this.active;
-    if (!on && a !== null && a.phase === "echo" && a.pasted) this.beginOutput(a);
+    if (!on && a !== null && a.phase === "echo" && a.pasted) a.beginOutput();
   }
 
   private route(text: string): void {
     if (text === "") return;
     const a = this.active;
     if (a === null) return;
-    a.lastOutputAt = now();
     const w = a.waiter;
     if (w !== null && w.longSleep) {
       // Output after a quiet spell: check for a prompt-like last line once it has been quiet for quietMs again.
@@ -924,150 +496,132 @@ class Session implements ShellSession {
       if (w.quietTimer !== null) clearTimeout(w.quietTimer);
       w.quietTimer = setTimeout(() => this.onQuietTimer(a, w), Math.min(w.quietMs, w.softMs));
     }
-    if (a.phase === "echo") {
-      a.pre = a.pre.length + text.length > MAX_PRE_CHARS ? (a.pre + text).slice(-MAX_PRE_CHARS) : a.pre + text;
-    } else if (a.phase === "output") {
-      this.collect(a, a.cleaner.push(text), false);
-    }
+    a.push(text);
+  }
+
+  /** `NONCE` or `NONCE.SEQ` → whether it is this runtime's, and the sequence number when there is one. */
+  private tagOf(tag: string): { ours: boolean; seq: number | null } {
+    const nonce = this.runtime.markerNonce;
+    const dot = tag.lastIndexOf(".");
+    const seqText = dot === -1 ? "" : tag.slice(dot + 1);
+    const seq = /^\d{1,15}$/.test(seqText) ? Number(seqText) : null;
+    const base = seq === null ? tag : tag.slice(0, dot);
+    return { ours: nonce === null || base === nonce, seq };
   }
 
   private onMarker(m: Marker): void {
-    const nonce = this.runtime.markerNonce;
-    const ours = (tag: string): boolean => nonce === null || tag === nonce;
     switch (m.kind) {
-      case "exit":
-        if (ours(m.tag)) this.onExitMarker(m.code);
+      case "exit": {
+        const t = this.tagOf(m.tag);
+        if (t.ours) this.onExitMarker(m.code, t.seq);
         break;
-      case "cwd":
-        if (ours(m.tag) && m.path !== "") this.currentCwd = m.path;
+      }
+      case "cwd": {
+        const t = this.tagOf(m.tag);
+        // Only the cwd that comes with an accepted end (same tag) counts; on node it was read from /proc already.
+        if (t.ours && m.path !== "" && (t.seq === null || t.seq === this.acceptedSeq)) {
+          if (this.cwdVerified) this.claimedCwd = m.path;
+          else this.currentCwd = m.path;
+        }
         break;
+      }
       case "prompt":
         this.onPromptMarker();
         break;
       case "interactive":
         this.atPrompt = true; // a runtime that shows no prompt marker at startup is ready with this one
         break;
-      case "other": {
-        const eq = m.payload.indexOf("=");
-        const name = eq === -1 ? m.payload : m.payload.slice(0, eq);
-        const rest = eq === -1 ? "" : m.payload.slice(eq + 1);
-        if (name === "start") {
-          if (ours(rest)) this.onStartMarker();
-        } else if (name === "envfile") {
-          const colon = rest.indexOf(":");
-          if (colon !== -1 && ours(rest.slice(0, colon))) this.envFile = rest.slice(colon + 1);
-        }
+      case "start": {
+        const seq = /^\d{1,15}$/.test(m.tag) ? Number(m.tag) : null;
+        if (seq !== null || this.tagOf(m.tag).ours) this.onStartMarker(seq);
         break;
       }
+      case "envfile":
+        if (this.tagOf(m.tag).ours) this.envFile = m.path;
+        break;
+      case "discarded":
+        if (this.tagOf(m.tag).ours) this.discarded += m.count;
+        break;
+      default:
+        break;
     }
   }
 
-  private onStartMarker(): void {
+  private onStartMarker(seq: number | null): void {
     const a = this.active;
     if (a !== null) {
-      if (a.phase === "echo") this.beginOutput(a);
+      if (a.phase === "echo") {
+        if (seq !== null) a.startSeq = seq;
+        a.beginOutput();
+      }
       return;
     }
-    if (this.shell === "ready" && !this.personBusy) {
-      this.personBusy = true;
-      this.personDirty = false;
+    if (this.shell === "ready" && !this.person.busy) {
+      this.person.busy = true;
+      this.person.dirty = false;
       this.emitState();
     }
   }
 
-  private onExitMarker(code: number): void {
+  /** The sequence number of the end last accepted, and whether its cwd came from the OS (then markers' cwd is ignored). */
+  private acceptedSeq: number | null = null;
+  private cwdVerified = false;
+  private claimedCwd: string | undefined;
+
+  private onExitMarker(code: number, seq: number | null): void {
     const a = this.active;
-    if (a === null || a.phase === "preparing" || a.phase === "ended") return;
-    this.endOutput(a);
+    if (seq !== null) {
+      // A command's end is bound to it: newer than anything before it was typed, and its own start's number.
+      if (a === null || a.phase === "preparing" || a.phase === "ended") {
+        if (seq > this.lastSeq) this.lastSeq = seq;
+        return;
+      }
+      if (seq <= a.afterSeq || (a.startSeq !== null && seq !== a.startSeq)) return;
+    } else if (a === null || a.phase === "preparing" || a.phase === "ended") {
+      return;
+    }
+    // Out of band, where the OS can tell: the shell must own the terminal again (nothing of the command runs in the
+    // foreground), or this "end" was printed by the command itself.
+    const proof = this.proc?.verifyEnd?.(undefined) ?? null;
+    if (proof !== null && !proof.atPrompt) return;
+    if (seq !== null) this.lastSeq = Math.max(this.lastSeq, seq);
+    this.acceptedSeq = seq;
+    this.cwdVerified = proof !== null && proof.cwd !== undefined;
+    a.endOutput();
     a.exitCode = code;
     a.phase = "ended";
   }
 
   private onPromptMarker(): void {
-    this.atPrompt = true;
-    this.personEntered = false;
-    this.pasteOn = false; // the line editor switches it on again when it starts reading
     const a = this.active;
+    if (a !== null && a.phase !== "ended" && a.phase !== "preparing") return; // not after an accepted end: the command's own
+    this.atPrompt = true;
+    this.pasteOn = false; // the line editor switches it on again when it starts reading
     if (a !== null) {
-      if (a.phase === "ended") this.complete(a);
+      this.person.entered = false;
+      if (a.phase === "ended") {
+        if (this.cwdVerified) {
+          const proof = this.proc?.verifyEnd?.(this.claimedCwd) ?? null;
+          if (proof?.cwd !== undefined) this.currentCwd = proof.cwd;
+          this.claimedCwd = undefined;
+        }
+        this.complete(a);
+      }
       return;
     }
-    if (this.personBusy || this.personDirty) {
-      this.personBusy = false;
-      this.personDirty = false;
-      this.emitState();
-    }
-  }
-
-  private beginOutput(a: Active): void {
-    a.phase = "output";
-    a.pre = "";
-  }
-
-  /** Ends the output of `a`: an echo never marked as over is cut heuristically; the cleaner's open lines are final. */
-  private endOutput(a: Active): void {
-    if (a.phase === "echo") {
-      const clean = stripEcho(cleanTerminalOutput(a.pre), a.command.replace(/\r\n?/g, "\n").replace(/\n+$/, ""));
-      a.pre = "";
-      a.phase = "output";
-      this.collect(a, clean, true);
-    } else if (a.phase === "output") {
-      this.collect(a, a.cleaner.end(), true);
-    }
-  }
-
-  /**
-   * Final clean text goes to the collector. The stream (onOutput) runs ahead of it: the cleaner keeps the last lines
-   * editable for cursor moves, so complete lines among them are streamed at once, provisionally. A line redrawn after
-   * it was streamed is not sent again; the result's output is always the final text.
-   */
-  private collect(a: Active, clean: string, ended: boolean): void {
-    if (clean !== "") {
-      a.segment.collector.push(clean);
-      const kept = a.segment.collector.retainedChars;
-      if (kept > this.stats.peakRetainedChars) this.stats.peakRetainedChars = kept;
-    }
-    const before = a.finalChars;
-    a.finalChars += clean.length;
-    const onOutput = a.waiter?.onOutput;
-    if (onOutput === undefined) {
-      a.streamedChars = Math.max(a.streamedChars, a.finalChars);
-      return;
-    }
-    let open = "";
-    if (!ended) {
-      const peek = a.cleaner.peek();
-      open = peek.slice(0, peek.lastIndexOf("\n") + 1);
-    }
-    const tail = clean + open;
-    const skip = Math.max(0, a.streamedChars - before);
-    if (skip >= tail.length) return;
-    const chunk = tail.slice(skip);
-    a.streamedChars = before + tail.length;
-    safely(() => onOutput(chunk));
+    if (this.person.atPrompt()) this.emitState();
   }
 
   // ------------------------------------------------------------------------------------------------ commands
 
-  private newActive(command: string): Active {
-    return {
-      command,
-      startedAt: now(),
-      phase: "preparing",
-      pre: "",
-      pasted: false,
-      exitCode: null,
-      interrupted: false,
-      timedOut: null,
-      cleaner: new TerminalTextCleaner(),
-      segment: this.newSegment(),
-      finalChars: 0,
-      streamedChars: 0,
-      waiter: null,
-      lastOutputAt: now(),
-      graceTimer: null,
-      endListeners: [],
-    };
+  private newCommand(command: string): RunningCommand {
+    return new RunningCommand(command, {
+      newSegment: () => this.newSegment(),
+      retained: (chars) => {
+        if (chars > this.stats.peakRetainedChars) this.stats.peakRetainedChars = chars;
+      },
+      cwd: () => this.currentCwd,
+    });
   }
 
   private newSegment(): Segment {
@@ -1082,8 +636,10 @@ class Session implements ShellSession {
     return segment;
   }
 
-  private writeCommand(a: Active): void {
-    const text = a.command.replace(/\r\n?/g, "\n").replace(/\n+$/, "");
+  private writeCommand(a: RunningCommand): void {
+    const text = a.command; // commandText(): no control characters but newline and tab, no trailing newline
+    a.afterSeq = this.lastSeq;
+    this.discarded = 0;
     a.phase = "echo";
     a.pre = "";
     a.lastOutputAt = now();
@@ -1091,7 +647,7 @@ class Session implements ShellSession {
     if (this.pasteCapable && this.pasteOn) {
       // One paste: readline takes every byte literally (tabs too) and runs the lines as one unit.
       a.pasted = true;
-      this.proc?.write(`\x1b[200~${text.replace(/\x1b\[20[01]~/g, "")}\x1b[201~\r`);
+      this.proc?.write(`\x1b[200~${text}\x1b[201~\r`);
     } else {
       // Typed line by line. Several lines go in a brace group, so the shell reads them all before it runs any and
       // prints one exit marker (each line of its own would end the command at the first line's marker).
@@ -1102,21 +658,10 @@ class Session implements ShellSession {
   }
 
   /** Attaches a waiting call to the running command. Unless `yieldable` is false it may return `running` early. */
-  private attach(a: Active, options: RunOptions, t0: number, notices: string[], yieldable = true): Promise<ShellResult> {
+  private attach(a: RunningCommand, options: RunOptions, t0: number, notices: string[], yieldable = true): Promise<ShellResult> {
     return new Promise<ShellResult>((resolve) => {
-      const softSec = options.softTimeoutSec !== undefined && options.softTimeoutSec > 0 ? options.softTimeoutSec : this.softSec;
-      const w: Waiter = {
-        startedAt: t0,
-        softMs: Math.min(softSec, SHELL.maxTimeoutSec) * 1000,
-        quietMs: this.promptQuietMs,
-        hardSec: clampTimeout(options.timeoutSec, this.hardSec),
-        onOutput: options.onOutput,
-        resolve,
-        quietTimer: null,
-        longSleep: false,
-        hardTimer: null,
-        notices,
-      };
+      const w = a.newWaiter(options, t0, notices, { softSec: this.softSec, hardSec: this.hardSec, quietMs: this.promptQuietMs });
+      w.resolve = resolve;
       a.waiter = w;
       a.lastOutputAt = now();
       if (!yieldable) return;
@@ -1126,15 +671,15 @@ class Session implements ShellSession {
     });
   }
 
-  private onQuietTimer(a: Active, w: Waiter): void {
+  private onQuietTimer(a: RunningCommand, w: Waiter): void {
     w.quietTimer = null;
     if (a.waiter !== w) return;
     const quiet = now() - a.lastOutputAt;
     if (quiet >= w.softMs - 1) {
-      this.yieldRunning(a, w, "soft");
+      this.yieldRunning(a, w, "quiet");
       return;
     }
-    if (quiet >= w.quietMs - 1 && looksLikePrompt(this.lastLine(a))) {
+    if (quiet >= w.quietMs - 1 && looksLikePrompt(a.lastLine())) {
       this.yieldRunning(a, w, "prompt");
       return;
     }
@@ -1144,30 +689,17 @@ class Session implements ShellSession {
     w.quietTimer = setTimeout(() => this.onQuietTimer(a, w), Math.max(1, next));
   }
 
-  private lastLine(a: Active): string {
-    const text = a.phase === "echo" ? cleanTerminalOutput(a.pre.slice(-2_000)) : a.cleaner.peek();
-    return text.slice(text.lastIndexOf("\n") + 1);
-  }
-
   /** Soft timeout or a prompt-like pause: return what came so far; the command keeps running. */
-  private yieldRunning(a: Active, w: Waiter, why: "soft" | "prompt"): void {
-    const lastLine = this.lastLine(a);
-    this.endOutput(a); // the open lines are final for this call; the echo, if still unmarked, is cut now
-    const hint =
-      why === "prompt"
-        ? `The command seems to wait for input (its last line is ${JSON.stringify(lastLine.slice(-80))}). ` +
-          'Send the answer with is_input=true (Enter is added), "C-c" with is_input=true to stop it, or an empty ' +
-          "command with is_input=true to keep waiting."
-        : `The command is still running: no new output for ${secs(w.softMs)}. To wait for more output, send an empty ` +
-          'command with is_input=true; to answer it, send text with is_input=true; to stop it, send "C-c" with ' +
-          "is_input=true.";
-    const segment = a.segment;
-    a.segment = this.newSegment();
-    this.detach(a, w);
-    void this.render(segment, w, { status: "running", exitCode: null, hint }).then(w.resolve);
+  private yieldRunning(a: RunningCommand, w: Waiter, reason: "quiet" | "prompt"): void {
+    const lastLine = a.lastLine();
+    a.endOutput(); // the open lines are final for this call; the echo, if still unmarked, is cut now
+    const waiting = { reason, lastLine, quietMs: reason === "prompt" ? w.quietMs : w.softMs };
+    const segment = a.takeSegment();
+    a.detach(w);
+    void a.render(segment, w, { status: "running", exitCode: null, waiting }).then(w.resolve);
   }
 
-  private onHardTimeout(a: Active, w: Waiter): void {
+  private onHardTimeout(a: RunningCommand, w: Waiter): void {
     w.hardTimer = null;
     if (a.waiter !== w || this.active !== a) return;
     a.timedOut = w.hardSec;
@@ -1177,7 +709,7 @@ class Session implements ShellSession {
   }
 
   /** After a C-c of ours: when the prompt does not come back within the grace, kill the shell and start afresh. */
-  private armGrace(a: Active): void {
+  private armGrace(a: RunningCommand): void {
     if (a.graceTimer !== null) return;
     a.graceTimer = setTimeout(() => {
       a.graceTimer = null;
@@ -1185,8 +717,8 @@ class Session implements ShellSession {
     }, this.graceMs);
   }
 
-  private async forceRespawn(a: Active): Promise<void> {
-    this.endOutput(a);
+  private async forceRespawn(a: RunningCommand): Promise<void> {
+    a.endOutput();
     this.active = null;
     const cwd = this.currentCwd;
     const env = await this.readExported();
@@ -1202,7 +734,7 @@ class Session implements ShellSession {
       }
       restartNote =
         `the shell was killed (with anything it had started) and a fresh shell started in ${this.currentCwd}` +
-        `${env !== null ? " with the exported variables restored" : ""}; non-exported shell variables and functions are gone`;
+        `${env !== null ? ` with ${this.restoredWhat()} restored` : ""}`;
     } catch (err) {
       restartNote = `the shell was killed, and a fresh one could not be started (${(err as Error).message}); the next command tries again`;
     }
@@ -1217,12 +749,17 @@ class Session implements ShellSession {
   }
 
   /** Exit marker and prompt seen: the command is over. */
-  private complete(a: Active): void {
+  private complete(a: RunningCommand): void {
     this.active = null;
     const code = a.exitCode;
     let notice: string | undefined;
     if (a.timedOut !== null) {
       notice = `The command timed out after ${a.timedOut}s and was stopped with C-c${code !== null ? ` (exit code ${code})` : ""}.`;
+    }
+    if (this.discarded > 0) {
+      const typed = `${this.discarded} typed-ahead character${this.discarded === 1 ? "" : "s"} the command did not read ${this.discarded === 1 ? "was" : "were"} discarded, not run.`;
+      notice = notice ? `${notice} ${typed}` : typed;
+      this.discarded = 0;
     }
     this.endActive(a, {
       status: a.timedOut !== null ? "timeout" : a.interrupted ? "interrupted" : "completed",
@@ -1234,35 +771,21 @@ class Session implements ShellSession {
   }
 
   /** Hands the end of `a` to whoever waits: the attached call, interrupt() callers, or the next call. */
-  private endActive(a: Active, end: { status: ShellStatus; exitCode: number | null; notice?: string }): void {
+  private endActive(a: RunningCommand, end: CommandEnd): void {
     if (a.graceTimer !== null) clearTimeout(a.graceTimer);
     a.graceTimer = null;
     a.phase = "ended";
     const w = a.waiter;
     const segment = a.segment;
     if (w !== null) {
-      this.detach(a, w);
-      const p = this.render(segment, w, end);
-      void p.then((r) => {
+      a.detach(w);
+      void a.render(segment, w, end).then((r) => {
         w.resolve(r);
         for (const l of a.endListeners) l(r);
       });
       return;
     }
-    const t0 = a.startedAt;
-    const pseudo: Waiter = {
-      startedAt: t0,
-      softMs: 0,
-      quietMs: 0,
-      hardSec: 0,
-      onOutput: undefined,
-      resolve: () => undefined,
-      quietTimer: null,
-      longSleep: false,
-      hardTimer: null,
-      notices: [],
-    };
-    const p = this.render(segment, pseudo, end);
+    const p = a.render(segment, { startedAt: a.startedAt, notices: [] }, end);
     if (a.endListeners.length > 0) {
       void p.then((r) => {
         for (const l of a.endListeners) l(r);
@@ -1270,36 +793,6 @@ class Session implements ShellSession {
     } else if (!this.closed) {
       this.finished = p;
     }
-  }
-
-  private detach(a: Active, w: Waiter): void {
-    if (w.quietTimer !== null) clearTimeout(w.quietTimer);
-    if (w.hardTimer !== null) clearTimeout(w.hardTimer);
-    w.quietTimer = null;
-    w.hardTimer = null;
-    if (a.waiter === w) a.waiter = null;
-  }
-
-  private async render(
-    segment: Segment,
-    w: Waiter,
-    end: { status: ShellStatus; exitCode: number | null; notice?: string; hint?: string },
-  ): Promise<ShellResult> {
-    const path = segment.spill ? await segment.spill.flush() : undefined;
-    const notices = [...w.notices];
-    if (end.notice) notices.push(end.notice);
-    const result: ShellResult = {
-      output: segment.collector.render(path),
-      exitCode: end.exitCode,
-      cwd: this.currentCwd,
-      durationMs: Math.round(now() - w.startedAt),
-      status: end.status,
-      truncated: segment.collector.truncated,
-    };
-    if (path !== undefined) result.fullOutputPath = path;
-    if (notices.length > 0) result.notice = notices.join(" ");
-    if (end.hint) result.hint = end.hint;
-    return result;
   }
 
   private async takeFinished(t0: number, notice: string | undefined): Promise<ShellResult> {
@@ -1326,7 +819,7 @@ class Session implements ShellSession {
     return text;
   }
 
-  private refusal(t0: number, error: string, status: ShellStatus = "completed"): ShellResult {
+  private refusal(t0: number, error: string, refused: ShellResult["refused"], status: ShellStatus = "completed"): ShellResult {
     return {
       output: "",
       exitCode: null,
@@ -1335,28 +828,25 @@ class Session implements ShellSession {
       status,
       truncated: false,
       error,
+      refused,
     };
   }
 
-  private busyRefusal(t0: number, a: Active): ShellResult {
+  /** A new command while one runs: not run; the output that arrived since the last read comes with the refusal. */
+  private async busyRefusal(t0: number, a: RunningCommand): Promise<ShellResult> {
     const ago = Math.round((now() - a.startedAt) / 1000);
-    return this.refusal(
-      t0,
-      `A command is still running (started ${ago}s ago: ${JSON.stringify(head(a.command))}), so this command was NOT run. ` +
-        "To wait for more output, send an empty command with is_input=true; to answer the running program, send " +
-        'text with is_input=true; to stop it, send "C-c" with is_input=true.',
-      "running",
-    );
+    const error = `A command is still running (started ${ago}s ago: ${JSON.stringify(head(a.command))}), so this command was NOT run.`;
+    if (a.waiter !== null || a.phase !== "output") return this.refusal(t0, error, "busy", "running");
+    a.endOutput();
+    a.phase = "output";
+    const r = await a.render(a.takeSegment(), { startedAt: t0, notices: [] }, { status: "running", exitCode: null });
+    return { ...r, error, refused: "busy" };
   }
 
   private flushPersonQueue(): void {
-    if (this.personQueue.length === 0 || this.proc === null) return;
-    const data = this.personQueue.join("");
-    this.personQueue = [];
-    this.personQueued = 0;
-    this.personDirty = true;
-    if (/[\r\n]/.test(data)) this.personEntered = true;
-    this.proc.write(data);
+    if (this.proc === null) return;
+    const data = this.person.release();
+    if (data !== null) this.proc.write(data);
   }
 
   // ------------------------------------------------------------------------------------------------ waiting
@@ -1398,7 +888,7 @@ class Session implements ShellSession {
     if (this.active !== null && this.active.phase !== "preparing") {
       return { state: "running", by: "agent", command: this.active.command, cwd: this.currentCwd };
     }
-    if (this.personBusy) return { state: "running", by: "person", cwd: this.currentCwd };
+    if (this.person.busy) return { state: "running", by: "person", cwd: this.currentCwd };
     return { state: "idle", cwd: this.currentCwd };
   }
 

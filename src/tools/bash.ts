@@ -2,11 +2,13 @@
 // program that already runs) → deny: not run, the blocked error object and a hint; ask: a person's approval; allow:
 // run in the persistent shell, or start a background job. Cancelling the call (AbortSignal) interrupts the command.
 
-import { toBlockedError, suggestRuleFor, type Verdict } from "../guard/index.ts";
+import { needsMoreInput, toBlockedError, suggestRuleFor, type Verdict } from "../guard/index.ts";
 import { MESSAGES, SHELL } from "../limits.ts";
 import type { Capabilities } from "../runtime/types.ts";
 import { JobError } from "../shell/jobs.ts";
 import type { ShellResult } from "../shell/session.ts";
+import { commandText } from "../shell/wire.ts";
+import { keyToBytes } from "../shell/keys.ts";
 import type { ApprovalOutcome } from "./approvals.ts";
 import { exampleCall } from "./args.ts";
 import { type CallInfo, clip, errorOutcome, formatDuration, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
@@ -16,8 +18,25 @@ export interface BashArgs {
   command: string;
   timeout?: number;
   is_input?: boolean;
+  /** With is_input: false sends the text without Enter. */
+  enter?: boolean;
   run_in_background?: boolean;
 }
+
+/** Commands held because bash would read more lines first (an open heredoc): per shell session, unsent. */
+const held = new WeakMap<object, string>();
+
+function heldOutcome(text: string, cwd: string): ToolOutcome {
+  return {
+    text:
+      "The command is not complete yet (an open heredoc or a trailing backslash), so nothing was sent. Send the next " +
+      "lines with is_input=true; when the text is complete it is checked as a whole and run.\n[held · cwd " + cwd + "]",
+    structured: { status: "running", held: true, heldChars: text.length, cwd },
+  };
+}
+
+/** Programs that read their input as commands: text typed into them is checked like a command. */
+const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox", "rbash", "tcsh", "csh"]);
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -89,11 +108,40 @@ function footer(r: ShellResult): string {
   }
 }
 
+const HOW_TO_GO_ON =
+  'To wait for more output, send an empty command with is_input=true; to answer the running program, send text with ' +
+  'is_input=true (Enter is added; enter=false sends keys alone); to stop it, send "C-c" with is_input=true.';
+
+/** The words for the agent on how to go on from a `running` result or a refusal (the shell returns only facts). */
+export function advice(r: ShellResult): string | undefined {
+  if (r.refused === "busy") return HOW_TO_GO_ON;
+  if (r.refused === "idle") return "Run a command instead (without is_input).";
+  const w = r.waiting;
+  if (w === undefined) return undefined;
+  if (w.reason === "prompt") {
+    return (
+      `The command seems to wait for input (its last line is ${JSON.stringify(w.lastLine.slice(-80))}). ` +
+      'Send the answer with is_input=true (Enter is added), "C-c" with is_input=true to stop it, or an empty ' +
+      "command with is_input=true to keep waiting."
+    );
+  }
+  return `The command is still running: no new output for ${formatDuration(w.quietMs)}. ${HOW_TO_GO_ON}`;
+}
+
 /** A shell result as text for a model: output, footer, then notices and hints. */
 export function formatShellResult(r: ShellResult, hints: string[] = [], lead: string[] = []): ToolOutcome {
+  const hint = advice(r);
+  if (r.error !== undefined && r.refused === "busy") {
+    // A normal result (as OpenHands does): the command was not run, and here is what the running one printed since.
+    const text = [...lead, r.error, r.output !== "" ? r.output.replace(/\n$/, "") : "(no new output)", footer(r), `Hint: ${hint}`];
+    return {
+      text: text.join("\n"),
+      structured: { status: "running", exitCode: null, cwd: r.cwd, durationMs: r.durationMs, truncated: r.truncated, refused: "busy", notRun: true },
+    };
+  }
   if (r.error !== undefined) {
     return {
-      text: [...lead, r.error, `[cwd ${r.cwd}]`].join("\n"),
+      text: [...lead, hint !== undefined ? `${r.error} ${hint}` : r.error, `[cwd ${r.cwd}]`].join("\n"),
       isError: true,
       structured: { status: "error", exitCode: null, cwd: r.cwd, durationMs: r.durationMs, truncated: false, error: r.error },
     };
@@ -110,7 +158,7 @@ export function formatShellResult(r: ShellResult, hints: string[] = [], lead: st
     );
   }
   if (r.notice) parts.push(`Notice: ${r.notice}`);
-  if (r.hint) parts.push(`Hint: ${r.hint}`);
+  if (hint) parts.push(`Hint: ${hint}`);
   for (const h of hints) parts.push(`Hint: ${h}`);
   const structured: ToolOutcome["structured"] = {
     status: r.status as ToolStatus,
@@ -121,7 +169,7 @@ export function formatShellResult(r: ShellResult, hints: string[] = [], lead: st
   };
   if (r.fullOutputPath !== undefined) structured.fullOutputPath = r.fullOutputPath;
   if (r.notice) structured.notice = r.notice;
-  if (r.hint) structured.hint = r.hint;
+  if (hint) structured.hint = hint;
   return { text: parts.join("\n"), isError: r.status === "timeout", structured };
 }
 
@@ -190,52 +238,25 @@ async function runWithCancel(host: ToolHost, call: CallInfo, start: () => Promis
   }
 }
 
-export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): Promise<ToolOutcome> {
-  const t0 = performance.now();
-  const session = host.session;
-  const notes: string[] = [];
-  const timeout = effectiveTimeout(args.timeout);
-  if (timeout.note) notes.push(`Note: ${timeout.note}`);
-  const command = args.command;
-  const onOutput = call.onOutput;
+interface Gate {
+  verdict: Verdict;
+  approvalLine: string | null;
+  approval: Record<string, unknown> | undefined;
+}
 
-  if (call.signal?.aborted) {
-    return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd: session.cwd } };
-  }
-
-  if (args.is_input === true) {
-    if (args.run_in_background === true) notes.push("Note: run_in_background was ignored: is_input sends input to the running command.");
-    const r = await runWithCancel(host, call, () => session.input(command, { timeoutSec: timeout.sec, onOutput }));
-    const out = formatShellResult(r, [], notes);
-    out.structured.input = true;
-    return out;
-  }
-
-  if (command.trim() === "") {
-    const spec = toolSpec("bash")!;
-    return errorOutcome(
-      'Invalid arguments for bash: Parameter "command" is empty: give the command to run, or set is_input=true to wait ' +
-        `for a running command.\n${exampleCall(spec)}`,
-      { cwd: session.cwd },
-    );
-  }
-
-  // A shell without heredocs (jsh) reads one line at a time: the lines of a multi-line command would run as
-  // separate commands the session cannot follow. Refuse before anything runs.
-  if (!host.runtime.capabilities.heredocs && /\r|\n/.test(command.trim())) {
-    return errorOutcome(
-      "This runtime's shell runs one line at a time, so a multi-line command (a script, a heredoc) cannot run here. " +
-        "Write the script with write_file (e.g. /tmp/run.js) and run it with one line: node /tmp/run.js.",
-      { cwd: session.cwd },
-    );
-  }
-
-  const cwd = session.cwd;
+/** The guard's verdict on `command`, and a person's approval when it asks: a result to return, or leave to run. */
+async function gate(
+  host: ToolHost,
+  call: CallInfo,
+  command: string,
+  cwd: string,
+  background: boolean,
+  t0: number,
+): Promise<Gate | { outcome: ToolOutcome }> {
   const verdict = host.guard().check(command, { cwd });
   call.record("verdict", { command, cwd, verdict });
-  if (verdict.decision === "deny") return blockedOutcome(verdict, cwd, t0);
+  if (verdict.decision === "deny") return { outcome: blockedOutcome(verdict, cwd, t0) };
 
-  const background = args.run_in_background === true;
   let approvalLine: string | null = null;
   let approval: Record<string, unknown> | undefined;
   if (verdict.decision === "ask") {
@@ -255,7 +276,7 @@ export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): 
       { signal: call.signal, host: call.host },
     );
     approval = { id: outcome.id, decision: outcome.decision, by: outcome.by, ...(outcome.note ? { note: outcome.note } : {}) };
-    if (outcome.decision === "deny") return deniedOutcome(host, verdict, outcome, cwd, t0);
+    if (outcome.decision === "deny") return { outcome: deniedOutcome(host, verdict, outcome, cwd, t0) };
     const who = outcome.by === "function" ? "this sandbox's approver" : "a person";
     if (outcome.decision === "always") {
       const rule = outcome.rule ?? suggestRuleFor(command);
@@ -273,9 +294,104 @@ export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): 
     }
     if (outcome.note) approvalLine += ` Their note: ${outcome.note}`;
     if (call.signal?.aborted) {
-      return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd, verdict, approval } };
+      return { outcome: { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd, verdict, approval } } };
     }
   }
+
+  return { verdict, approvalLine, approval };
+}
+
+export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): Promise<ToolOutcome> {
+  const t0 = performance.now();
+  const session = host.session;
+  const notes: string[] = [];
+  const timeout = effectiveTimeout(args.timeout);
+  if (timeout.note) notes.push(`Note: ${timeout.note}`);
+  const onOutput = call.onOutput;
+
+  if (call.signal?.aborted) {
+    return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd: session.cwd } };
+  }
+
+  const pending = held.get(session);
+  if (args.is_input === true && pending !== undefined && !session.busy && keyToBytes(args.command) === null) {
+    // The rest of a held command: complete → checked as a whole and run; still open → held on.
+    const whole = `${pending}\n${args.command.replace(/\n+$/, "")}`;
+    if (needsMoreInput(whole)) {
+      held.set(session, whole);
+      return heldOutcome(whole, session.cwd);
+    }
+    held.delete(session);
+    return bashTool(host, call, { ...args, command: whole, is_input: false });
+  }
+  if (args.is_input === true && pending !== undefined && args.command === "C-c") {
+    held.delete(session);
+    return { text: "The held, incomplete command was dropped; nothing had run.", structured: { status: "interrupted", cwd: session.cwd } };
+  }
+
+  if (args.is_input !== true && pending !== undefined) {
+    held.delete(session);
+    notes.push("Note: the held, incomplete command was dropped (nothing of it had run).");
+  }
+
+  if (args.is_input === true) {
+    if (args.run_in_background === true) notes.push("Note: run_in_background was ignored: is_input sends input to the running command.");
+    // Text typed into a shell (a nested bash, sh, zsh … reading its next line) is a command: checked and audited as one.
+    const reader = session.foreground();
+    let gated: Gate | null = null;
+    if (reader !== undefined && SHELLS.has(reader.replace(/^.*\//, "").replace(/^-/, "")) && keyToBytes(args.command) === null && args.command.trim() !== "") {
+      const wire = commandText(args.command);
+      if (!wire.ok) return errorOutcome(wire.error, { cwd: session.cwd, refused: "control", input: true });
+      const g = await gate(host, call, wire.text, session.cwd, false, t0);
+      if ("outcome" in g) return g.outcome;
+      gated = g;
+      if (g.approvalLine !== null) notes.unshift(g.approvalLine);
+    }
+    const r = await runWithCancel(host, call, () => session.input(args.command, { timeoutSec: timeout.sec, onOutput, enter: args.enter !== false }));
+    const out = formatShellResult(r, [], notes);
+    out.structured.input = true;
+    if (gated !== null) {
+      out.structured.verdict = gated.verdict;
+      out.structured.readBy = reader;
+      if (gated.approval) out.structured.approval = gated.approval;
+    }
+    return out;
+  }
+
+  if (args.command.trim() === "") {
+    const spec = toolSpec("bash")!;
+    return errorOutcome(
+      'Invalid arguments for bash: Parameter "command" is empty: give the command to run, or set is_input=true to wait ' +
+        `for a running command.\n${exampleCall(spec)}`,
+      { cwd: session.cwd },
+    );
+  }
+
+  // A shell without heredocs (jsh) reads one line at a time: the lines of a multi-line command would run as
+  // separate commands the session cannot follow. Refuse before anything runs.
+  if (!host.runtime.capabilities.heredocs && /\r|\n/.test(args.command.trim())) {
+    return errorOutcome(
+      "This runtime's shell runs one line at a time, so a multi-line command (a script, a heredoc) cannot run here. " +
+        "Write the script with write_file (e.g. /tmp/run.js) and run it with one line: node /tmp/run.js.",
+      { cwd: session.cwd },
+    );
+  }
+
+  // What is checked is what runs: the guard sees the exact text the shell will receive, and the session sends it.
+  const wire = commandText(args.command);
+  if (!wire.ok) {
+    return errorOutcome(wire.error, { cwd: session.cwd, refused: "control", position: wire.position });
+  }
+  const command = wire.text;
+  const cwd = session.cwd;
+  const background = args.run_in_background === true;
+  if (!background && !session.busy && needsMoreInput(command)) {
+    held.set(session, command);
+    return heldOutcome(command, cwd);
+  }
+  const gated = await gate(host, call, command, cwd, background, t0);
+  if ("outcome" in gated) return gated.outcome;
+  const { verdict, approvalLine, approval } = gated;
 
   const lead = approvalLine !== null ? [approvalLine, ...notes] : notes;
   if (background) {

@@ -65,6 +65,13 @@ function specs(workspace: string): ToolSpec[] {
       .boolean()
       .optional()
       .describe("Send command to the program that is still running (status running) instead of running a new command."),
+    enter: z
+      .boolean()
+      .optional()
+      .describe(
+        "With is_input=true: false sends the text without the Enter that is otherwise added, for programs that read " +
+          "single keys (read -n 1, less, y/n prompts). Default true.",
+      ),
     run_in_background: z
       .boolean()
       .optional()

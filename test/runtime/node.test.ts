@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
-import { type Marker, MarkerScanner } from "../../src/shell/markers.ts";
+import { type Marker, MarkerScanner } from "../../src/runtime/markers.ts";
 
 /** Alive and not a zombie (a killed orphan waits for the machine's init to reap it). */
 function running(pid: number): boolean {
@@ -80,19 +80,19 @@ describe("node runtime", () => {
     expect(runtime.capabilities.heredocs && runtime.capabilities.pipes && runtime.capabilities.exportVars).toBe(true);
   });
 
-  it("the shell prints nonce-tagged markers: envfile, interactive, then exit/cwd/prompt; start before a command", async () => {
+  it("the shell prints nonce-tagged markers bound to each command: envfile, interactive, then exit/cwd/prompt; start before a command", async () => {
     const nonce = runtime.markerNonce!;
     const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
     const w = watch(proc);
     await w.until(() => w.prompts() === 1);
     const kinds = w.markers.map((m) => (m.kind === "other" ? m.payload.split("=")[0] : m.kind));
     expect(kinds).toEqual(["envfile", "interactive", "exit", "cwd", "prompt"]);
-    expect(w.markers).toContainEqual({ kind: "exit", tag: nonce, code: 0 });
-    expect(w.markers).toContainEqual({ kind: "cwd", tag: nonce, path: runtime.workspace });
+    expect(w.markers).toContainEqual({ kind: "exit", tag: `${nonce}.0`, code: 0 });
+    expect(w.markers).toContainEqual({ kind: "cwd", tag: `${nonce}.0`, path: runtime.workspace });
     proc.write("(exit 7)\r");
     await w.until(() => w.prompts() === 2);
-    expect(w.markers).toContainEqual({ kind: "other", payload: `start=${nonce}` });
-    expect(w.markers).toContainEqual({ kind: "exit", tag: nonce, code: 7 });
+    expect(w.markers).toContainEqual({ kind: "start", tag: "1" });
+    expect(w.markers).toContainEqual({ kind: "exit", tag: `${nonce}.1`, code: 7 });
     proc.kill();
     expect(typeof (await proc.exited)).toBe("number");
   });
@@ -125,8 +125,8 @@ describe("node runtime", () => {
     const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
     const w = watch(proc);
     await w.until(() => w.prompts() === 1);
-    const envfile = w.markers.find((m) => m.kind === "other" && m.payload.startsWith("envfile="));
-    const path = (envfile as { payload: string }).payload.split(":").slice(1).join(":");
+    const envfile = w.markers.find((m) => m.kind === "envfile");
+    const path = (envfile as { path: string }).path;
     proc.write("export FRESHLY_EXPORTED=42\r");
     await w.until(() => w.prompts() === 2);
     const text = new TextDecoder().decode(await runtime.fs.readFile(path));

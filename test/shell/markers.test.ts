@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_MARKER_CHARS, MarkerScanner, formatMarker, parseMarker } from "../../src/shell/markers.ts";
-import type { Marker, ScanEvent } from "../../src/shell/markers.ts";
+import { MAX_MARKER_CHARS, MarkerScanner, formatMarker, parseMarker } from "../../src/runtime/markers.ts";
+import type { Marker, ScanEvent } from "../../src/runtime/markers.ts";
 
 const m = formatMarker;
 const text = (t: string): ScanEvent => ({ type: "text", text: t });
@@ -226,4 +226,23 @@ describe("MarkerScanner", () => {
     const events = normalize(scanAll([raw]));
     expect(events).toEqual([text("\x1b]654;x".repeat(20_000)), marker({ kind: "prompt" })]);
   });
+});
+
+describe("the full Marker union round-trips through formatMarker and parseMarker", () => {
+  const all: Marker[] = [
+    { kind: "interactive" },
+    { kind: "prompt" },
+    { kind: "start", tag: "n.7" },
+    { kind: "exit", tag: "n.7", code: 130 },
+    { kind: "cwd", tag: "n.7", path: "/a:b/ü" },
+    { kind: "envfile", tag: "n", path: "/tmp/x:y" },
+    { kind: "jobend", tag: "n" },
+  ];
+  for (const mk of all) {
+    it(`${mk.kind} survives format → scan in one-byte chunks`, () => {
+      const bytes = new TextEncoder().encode(formatMarker(mk as Exclude<Marker, { kind: "other" }>));
+      const chunks = [...bytes].map((b) => new Uint8Array([b]));
+      expect(scanAll(chunks)).toEqual([marker(mk)]);
+    });
+  }
 });

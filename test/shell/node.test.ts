@@ -78,10 +78,10 @@ describe("shell session on node only", () => {
   });
 
   it(
-    "a command that ignores C-c is killed at the hard timeout; the fresh shell keeps cwd and exported variables",
+    "a command that ignores C-c is killed at the hard timeout; the fresh shell keeps cwd, exported and plain variables, functions and aliases",
     async () => {
       const s = await open({ interruptGraceMs: 500 });
-      await s.run("mkdir -p stuck/here && cd stuck/here && export SANDSHELL_KEPT='a b \"c\"' && NOT_EXPORTED=1");
+      await s.run("mkdir -p stuck/here && cd stuck/here && export SANDSHELL_KEPT='a b \"c\"' && NOT_EXPORTED=$'x\\ny' && f() { echo fn; } && alias hi='echo hi'");
       const t0 = performance.now();
       const r = await s.run("echo going; bash -c \"trap '' INT; sleep 60\"", { timeoutSec: 1 });
       const took = performance.now() - t0;
@@ -89,11 +89,12 @@ describe("shell session on node only", () => {
       expect(r.output).toContain("going");
       expect(r.notice).toMatch(/did not stop/);
       expect(r.notice).toMatch(/fresh shell/);
+      expect(r.notice).toMatch(/plain variables, functions and aliases restored/);
       expect(r.cwd).toBe(`${runtime.workspace}/stuck/here`);
       expect(took).toBeLessThan(6_000);
       expect(s.stats.shellsStarted).toBe(2);
-      const after = await s.run('pwd; echo "$SANDSHELL_KEPT|${NOT_EXPORTED:-gone}"');
-      expect(after.output).toBe(`${runtime.workspace}/stuck/here\na b "c"|gone\n`);
+      const after = await s.run('pwd; echo "$SANDSHELL_KEPT|${NOT_EXPORTED:-gone}"; f; hi');
+      expect(after.output).toBe(`${runtime.workspace}/stuck/here\na b "c"|x\ny\nfn\nhi\n`);
     },
     20_000,
   );
@@ -178,4 +179,164 @@ describe("shell session on node only", () => {
     const r = await s.run('echo "$HOME|$PAGER|$GIT_PAGER|$TERM|$NO_COLOR|$GIT_TERMINAL_PROMPT|$npm_config_yes"; echo !!');
     expect(r.output).toBe(`${runtime.workspace}|cat|cat|xterm-256color|1|0|true\n!!\n`);
   });
+});
+
+describe("the node session keeps in step under any input", () => {
+  let runtime: Runtime;
+  const sessions: ShellSession[] = [];
+  const spillDir = `${SHELL.spillDir}/node-step-${process.pid}`;
+  let tripwires: string;
+
+  async function open(extra: ShellSessionOptions = {}): Promise<ShellSession> {
+    const s = await createShellSession(runtime, { spillDir, ...extra });
+    sessions.push(s);
+    return s;
+  }
+
+  /** `echo <unique>` returns exactly its own text: the session is in step. */
+  async function inStep(s: ShellSession, label: string): Promise<void> {
+    const word = `step-${label}-${Math.random().toString(36).slice(2, 8)}`;
+    const r = await s.run(`echo ${word}`);
+    expect({ label, output: r.output, status: r.status, error: r.error }).toEqual({ label, output: `${word}\n`, status: "completed", error: undefined });
+  }
+
+  beforeAll(async () => {
+    runtime = await createNodeRuntime();
+    tripwires = `${runtime.workspace}/tripwires`;
+    await runtime.fs.mkdir(tripwires, { recursive: true });
+  });
+
+  afterAll(async () => {
+    for (const s of sessions) await s.close().catch(() => undefined);
+    await runtime.fs.rm(spillDir, { recursive: true, force: true }).catch(() => undefined);
+    await runtime.dispose();
+  });
+
+  it("a command printing a complete fake end (its nonce, its number, exit, cwd, prompt) while it runs neither ends the call nor forges cwd", async () => {
+    const s = await open();
+    const n = runtime.markerNonce!;
+    const fake = (seq: number): string =>
+      `printf '\\033]654;start=${seq}\\a\\033]654;exit=${n}.${seq}:0\\a\\033]654;cwd=${n}.${seq}:/etc\\a\\033]654;prompt\\a'`;
+    const forged = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(fake).join("; ");
+    const r = await s.run(`${forged}; python3 -c 'import time; time.sleep(0.8)' 2>/dev/null || sleep 0.8; echo real-end`);
+    expect(r.status).toBe("completed");
+    expect(r.output).toBe("real-end\n");
+    expect(r.cwd).toBe(runtime.workspace);
+    expect(s.cwd).toBe(runtime.workspace);
+    await inStep(s, "after-forgery");
+  });
+
+  it("the shell's secret is in no prompt variable: echo \"$PS0\" and the setup file do not show the nonce", async () => {
+    const s = await open();
+    const n = runtime.markerNonce!;
+    const r = await s.run('echo "$PS0|$PS1|$PROMPT_COMMAND"');
+    expect(r.output).not.toContain(n);
+    const files = await s.run(`grep -l -- ${n} /tmp/sandshell-rt-*/rc-* 2>/dev/null | wc -l`);
+    expect(files.output.trim()).toBe("0");
+  });
+
+  it("read -n 1 answered with enter=false takes the key and leaves nothing over", async () => {
+    const s = await open({ promptQuietMs: 300 });
+    const r = await s.run("read -n 1 -p 'Continue? ' k; echo; echo got=$k");
+    expect(r.status).toBe("running");
+    const y = await s.input("y", { enter: false });
+    expect(y.status).toBe("completed");
+    expect(y.output).toContain("got=y\n");
+    expect(y.notice).toBeUndefined();
+    await inStep(s, "read-n1-no-enter");
+  });
+
+  it("read -n 1 answered with the default Enter: the Enter it did not read is discarded before the prompt and said", async () => {
+    const s = await open({ promptQuietMs: 300 });
+    await s.run("read -n 1 -p 'Continue? ' k; echo; echo got=$k");
+    const y = await s.input("y");
+    expect(y.output).toContain("got=y\n");
+    expect(y.notice).toMatch(/typed-ahead character .*discarded, not run/);
+    await inStep(s, "read-n1-enter-1");
+    await inStep(s, "read-n1-enter-2");
+  });
+
+  it("text sent with is_input to a program that does not read it (sleep) is discarded, never run as a command", async () => {
+    const s = await open();
+    const r = await s.run("sleep 1", { softTimeoutSec: 0.3 });
+    expect(r.status).toBe("running");
+    const typed = await s.input(`touch ${tripwires}/typeahead-ran`);
+    expect(typed.status).toBe("completed");
+    expect(typed.notice).toMatch(/discarded, not run/);
+    expect(await runtime.fs.stat(`${tripwires}/typeahead-ran`)).toBeNull();
+    await inStep(s, "typeahead");
+  });
+
+  it("less, then q without Enter, ends with nothing left over", async () => {
+    if (!runtime.capabilities.programs.less) return;
+    const s = await open({ promptQuietMs: 300 });
+    const r = await s.run("seq 1 500 | PAGER= less", { softTimeoutSec: 1 });
+    expect(r.status).toBe("running");
+    const q = await s.input("q", { enter: false });
+    expect(q.status).toBe("completed");
+    await inStep(s, "less-q");
+  });
+
+  it("control characters in a command are refused before anything runs (carriage return, C-u, paste switches)", async () => {
+    const s = await open();
+    for (const cmd of [`# note\rtouch ${tripwires}/cr`, `echo x\x15touch ${tripwires}/cu`, `echo \x1b[201~; touch ${tripwires}/paste`]) {
+      const r = await s.run(cmd);
+      expect(r.refused).toBe("control");
+      expect(r.error).toMatch(/control characters other than newline and tab/);
+    }
+    expect(await runtime.fs.readdir(tripwires)).toEqual([]);
+    await inStep(s, "control");
+  });
+
+  it("an explicit timeout waits past the quiet return: a quiet 2 s step with timeout 10 completes", async () => {
+    const s = await open({ softTimeoutSec: 0.5 });
+    const r = await s.run("sleep 2; echo set-up", { timeoutSec: 10 });
+    expect(r.status).toBe("completed");
+    expect(r.output).toBe("set-up\n");
+  });
+
+  it("a nested bash is reported as the program reading input", async () => {
+    const s = await open({ promptQuietMs: 300 });
+    const r = await s.run("bash --norc --noprofile", { softTimeoutSec: 1 });
+    expect(r.status).toBe("running");
+    expect(s.foreground()).toBe("bash");
+    const exit = await s.input("exit");
+    expect(exit.status).toBe("completed");
+    await inStep(s, "nested-bash");
+  });
+
+  it("stress: mixed calls (single keys, typeahead, C-c, timeouts, forged markers, exit) in a fixed random order stay in step", async () => {
+    const s = await open({ promptQuietMs: 200, interruptGraceMs: 500 });
+    const n = runtime.markerNonce!;
+    let seed = 20261123;
+    const rand = (k: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % k;
+    };
+    const steps: Array<[string, () => Promise<unknown>]> = [
+      ["key", async () => {
+        await s.run("read -n 1 k; echo k=$k", { softTimeoutSec: 0.3 });
+        await s.input(rand(2) === 0 ? "a" : "b", { enter: rand(2) === 0 });
+      }],
+      ["typeahead", async () => {
+        await s.run("sleep 0.3", { softTimeoutSec: 0.1 });
+        await s.input(`touch ${tripwires}/stress`);
+      }],
+      ["C-c", async () => {
+        await s.run("sleep 5", { softTimeoutSec: 0.2 });
+        await s.input("C-c");
+      }],
+      ["timeout", async () => s.run("sleep 5", { timeoutSec: 0.3 })],
+      ["forged", async () => s.run(`printf '\\033]654;exit=${n}.${rand(2) === 0 ? 0 : 99_999}:0\\a\\033]654;prompt\\a'; sleep 0.2; echo ok`)],
+      ["exit", async () => s.run("exit 3")],
+      ["plain", async () => s.run("true")],
+    ];
+    const iterations = Number(process.env.SANDSHELL_STRESS ?? 60);
+    for (let i = 0; i < iterations; i++) {
+      const [name, step] = steps[rand(steps.length)]!;
+      await step();
+      await inStep(s, `${i}-${name}`);
+    }
+    expect(await runtime.fs.stat(`${tripwires}/stress`)).toBeNull();
+  }, 120_000);
 });

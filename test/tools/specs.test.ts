@@ -22,7 +22,7 @@ describe("listTools", () => {
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
     const params = Object.fromEntries(tools.map((t) => [t.name, { all: Object.keys(t.inputSchema.properties), required: t.inputSchema.required ?? [] }]));
     expect(params).toEqual({
-      bash: { all: ["command", "timeout", "is_input", "run_in_background"], required: ["command"] },
+      bash: { all: ["command", "timeout", "is_input", "enter", "run_in_background"], required: ["command"] },
       read_file: { all: ["path", "offset", "limit"], required: ["path"] },
       write_file: { all: ["path", "content"], required: ["path", "content"] },
       edit_file: { all: ["path", "old_str", "new_str", "replace_all"], required: ["path", "old_str", "new_str"] },

@@ -82,6 +82,24 @@ describe.each(RUNTIMES)("tools on the %s runtime", (kind) => {
       expect(r.structuredContent).toMatchObject({ status: "completed", exitCode: 0, input: true });
     });
 
+    it("a heredoc typed line by line is held until complete, then checked as a whole and run", async () => {
+      const open = await bash("cat << EOF");
+      expect(open.structuredContent).toMatchObject({ status: "running", held: true });
+      const line = await sb.callTool("bash", { command: "hello heredoc", is_input: true });
+      expect(line.structuredContent).toMatchObject({ held: true });
+      const done = await sb.callTool("bash", { command: "EOF", is_input: true });
+      expect(done.structuredContent).toMatchObject({ status: "completed", exitCode: 0 });
+      expect(done.structuredContent.verdict).toBeDefined();
+      expect(text(done)).toMatch(/^hello heredoc\n/);
+    });
+
+    it("a command with a carriage return is refused before the guard, nothing is rewritten or run", async () => {
+      const r = await bash("# note\rtouch cr-ran");
+      expect(r.isError).toBe(true);
+      expect(text(r)).toMatch(/carriage return/);
+      expect((await bash("ls cr-ran 2>&1 || echo absent")).content[0]).toMatchObject({ text: expect.stringMatching(/absent/) });
+    });
+
     it("is_input with nothing running says so without sending anything", async () => {
       const r = await sb.callTool("bash", { is_input: true, command: "hello" });
       expect(r.isError).toBe(true);

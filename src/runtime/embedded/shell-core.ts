@@ -7,6 +7,7 @@
 // command it puts the previous state into the interpreter's base state, and a trailer statement at the end of every
 // command line reports the final state ($?, variables, functions, arrays) back (transform.ts).
 
+import { formatMarker } from "../markers.ts";
 import { Bash, defineCommand, getCommandNames } from "just-bash/browser";
 import { EMBEDDED } from "./config.ts";
 import { LineEditor } from "./line-editor.ts";
@@ -53,9 +54,7 @@ const SPECIAL_ARRAYS = new Set(["PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_L
 /** Environment entries that are not the user's. */
 const NOT_CARRIED = new Set(["_"]);
 
-export function formatMarker(payload: string): string {
-  return `\x1b]654;${payload}\x07`;
-}
+export { formatMarker };
 
 function toTerminal(text: string): string {
   return text.replace(/\r?\n/g, "\r\n");

@@ -1,15 +1,33 @@
-// OSC 654 markers: how the shell tells us a command has ended. Output arrives in arbitrary chunks, so a marker can be
-// split anywhere (even inside a UTF-8 character) and one chunk can carry several; the scanner keeps only the smallest
-// possible carry-over and hands everything else on at once.
+// OSC 654 markers: how a runtime's shell tells the session where a command starts and ends. One module formats them
+// (for TypeScript emitters and, as bash code, for the node runtime's setup file) and scans them. Output arrives in
+// arbitrary chunks, so a marker can be split anywhere (even inside a UTF-8 character) and one chunk can carry several;
+// the scanner keeps only the smallest possible carry-over and hands everything else on at once.
+//
+// Payloads (A = tag: the runtime's nonce, on node with the command's sequence number, `NONCE.SEQ`; never a colon):
+//   interactive        the shell is set up and reads commands
+//   prompt             a prompt follows (the previous command, if any, is over)
+//   start=A            the command line was read and runs now (everything before was its echo)
+//   exit=A:CODE        the command ended with CODE
+//   cwd=A:PATH         the shell's working directory after it
+//   envfile=A:PATH     where the shell writes its state before each prompt (for a respawn)
+//   jobend=A           a background job's command is over (the job then waits for one line, see node.ts)
+//   discarded=A:COUNT  typed-ahead characters the command did not read were dropped before the prompt
 
 import { SHELL } from "../limits.ts";
 
 export type Marker =
   | { kind: "interactive" }
   | { kind: "prompt" }
+  | { kind: "start"; tag: string }
   | { kind: "exit"; tag: string; code: number }
   | { kind: "cwd"; tag: string; path: string }
+  | { kind: "envfile"; tag: string; path: string }
+  | { kind: "jobend"; tag: string }
+  | { kind: "discarded"; tag: string; count: number }
   | { kind: "other"; payload: string };
+
+/** A marker without its `other` case: what an emitter may print. */
+export type EmittedMarker = Exclude<Marker, { kind: "other" }>;
 
 export type ScanEvent = { type: "text"; text: string } | { type: "marker"; marker: Marker };
 
@@ -20,8 +38,73 @@ const PREFIX = "\x1b]654;";
 /** A would-be marker longer than this without a terminator is not one: it is released as text. */
 export const MAX_MARKER_CHARS: number = SHELL.markerMaxChars;
 
-export function formatMarker(payload: string): string {
-  return PREFIX + payload + BEL;
+/** The terminal bytes of one marker: a payload string, or a Marker (formatted by `markerPayload`). */
+export function formatMarker(payload: string | EmittedMarker): string {
+  return PREFIX + (typeof payload === "string" ? payload : markerPayload(payload)) + BEL;
+}
+
+export function markerPayload(m: EmittedMarker): string {
+  switch (m.kind) {
+    case "interactive":
+    case "prompt":
+      return m.kind;
+    case "start":
+    case "jobend":
+      return `${m.kind}=${m.tag}`;
+    case "exit":
+      return `exit=${m.tag}:${m.code}`;
+    case "discarded":
+      return `discarded=${m.tag}:${m.count}`;
+    case "cwd":
+    case "envfile":
+      return `${m.kind}=${m.tag}:${m.path}`;
+  }
+}
+
+/** A marker whose fields are bash words (expansions such as "$PWD", or single-quoted text), for generated bash code. */
+export type BashMarker =
+  | { kind: "interactive" | "prompt" }
+  | { kind: "start" | "jobend"; tag: string }
+  | { kind: "exit"; tag: string; code: string }
+  | { kind: "discarded"; tag: string; count: string }
+  | { kind: "cwd" | "envfile"; tag: string; path: string };
+
+/**
+ * Bash code that prints `markers` with one `builtin printf`: the payloads' fixed text goes in the format (with `%`
+ * doubled), every field is a `%s` argument, so no value is ever read as a format.
+ */
+export function bashPrintMarkers(markers: readonly BashMarker[]): string {
+  let format = "";
+  const args: string[] = [];
+  for (const m of markers) {
+    let payload: string;
+    switch (m.kind) {
+      case "interactive":
+      case "prompt":
+        payload = m.kind;
+        break;
+      case "start":
+      case "jobend":
+        payload = `${m.kind}=%s`;
+        args.push(m.tag);
+        break;
+      case "exit":
+        payload = "exit=%s:%s";
+        args.push(m.tag, m.code);
+        break;
+      case "discarded":
+        payload = "discarded=%s:%s";
+        args.push(m.tag, m.count);
+        break;
+      case "cwd":
+      case "envfile":
+        payload = `${m.kind}=%s:%s`;
+        args.push(m.tag, m.path);
+        break;
+    }
+    format += `\\e]654;${payload}\\a`;
+  }
+  return `builtin printf '${format}'${args.map((a) => ` ${a}`).join("")}`;
 }
 
 /**
@@ -31,7 +114,18 @@ export function formatMarker(payload: string): string {
 export function parseMarker(payload: string): Marker {
   if (payload === "interactive") return { kind: "interactive" };
   if (payload === "prompt") return { kind: "prompt" };
-  if (payload.startsWith("exit=")) {
+  if (payload.startsWith("start=") || payload.startsWith("jobend=")) {
+    const eq = payload.indexOf("=");
+    const tag = payload.slice(eq + 1);
+    if (!tag.includes(":")) return { kind: eq === 5 ? "start" : "jobend", tag };
+  } else if (payload.startsWith("envfile=")) {
+    const colon = payload.indexOf(":", 8);
+    if (colon > 0) return { kind: "envfile", tag: payload.slice(8, colon), path: payload.slice(colon + 1) };
+  } else if (payload.startsWith("discarded=")) {
+    const colon = payload.lastIndexOf(":");
+    const count = payload.slice(colon + 1);
+    if (colon > 9 && /^\d{1,10}$/.test(count)) return { kind: "discarded", tag: payload.slice(10, colon), count: Number(count) };
+  } else if (payload.startsWith("exit=")) {
     const colon = payload.lastIndexOf(":");
     const codeText = payload.slice(colon + 1);
     if (colon > 4 && /^-?\d{1,10}$/.test(codeText)) {

@@ -1,0 +1,204 @@
+// One running command: its phase in the stream (echo → output → ended), its output (cleaned, collected, streamed,
+// spilled) and the call that waits on it, with that call's timers. The session drives it; it writes nothing to the shell.
+
+import { SHELL } from "../limits.ts";
+import type { SpillTarget } from "./jobs.ts";
+import { cleanTerminalOutput, OutputCollector, TerminalTextCleaner } from "./output.ts";
+import { stripEcho } from "./prompt.ts";
+import type { RunOptions, ShellResult, ShellStatus } from "./types.ts";
+import { clampTimeout, now, safely } from "./util.ts";
+
+export type Phase = "preparing" | "echo" | "output" | "ended";
+
+export interface Waiter {
+  startedAt: number;
+  softMs: number;
+  quietMs: number;
+  hardSec: number;
+  /** The agent asked for this timeout: wait for the end or the timeout, no quiet return. */
+  explicitTimeout: boolean;
+  onOutput: ((chunk: string) => void) | undefined;
+  resolve: (result: ShellResult) => void;
+  quietTimer: ReturnType<typeof setTimeout> | null;
+  /** The quiet timer sleeps until the soft timeout: new output must bring the next prompt check forward. */
+  longSleep: boolean;
+  hardTimer: ReturnType<typeof setTimeout> | null;
+  /** Notices collected for this call (fresh shell, …). */
+  notices: string[];
+}
+
+export interface Segment {
+  collector: OutputCollector;
+  spill: SpillTarget | null;
+}
+
+export interface CommandEnd {
+  status: ShellStatus;
+  exitCode: number | null;
+  notice?: string;
+  waiting?: ShellResult["waiting"];
+}
+
+const MAX_PRE_CHARS = 1 << 20;
+
+export interface CommandDeps {
+  newSegment(): Segment;
+  /** Reports how many characters a collector holds (for the session's stats). */
+  retained(chars: number): void;
+  cwd(): string;
+}
+
+export class RunningCommand {
+  startedAt = now();
+  phase: Phase = "preparing";
+  /** Raw text of the echo phase (bounded), for runtimes that mark neither its end nor the start. */
+  pre = "";
+  /** The command went in as a bracketed paste: `ESC[?2004l` ends the echo. */
+  pasted = false;
+  exitCode: number | null = null;
+  /** The shell's last command number when this one was typed: an end marker must be newer (tags `NONCE.SEQ`). */
+  afterSeq = -1;
+  /** The number its start marker gave it, where the runtime sends one. */
+  startSeq: number | null = null;
+  /** We sent C-c (interrupt, input C-c, hard timeout). */
+  interrupted = false;
+  timedOut: number | null = null;
+  cleaner = new TerminalTextCleaner();
+  segment: Segment;
+  waiter: Waiter | null = null;
+  lastOutputAt = now();
+  graceTimer: ReturnType<typeof setTimeout> | null = null;
+  /** interrupt() calls waiting for the end. */
+  endListeners: Array<(result: ShellResult) => void> = [];
+  /** Characters of final clean output so far, and of output streamed to onOutput (final, then provisional lines). */
+  finalChars = 0;
+  streamedChars = 0;
+
+  constructor(
+    /** What is typed into the shell. */
+    public command: string,
+    private readonly deps: CommandDeps,
+  ) {
+    this.segment = deps.newSegment();
+  }
+
+  /** Output of the command (or of its echo, before that is known to be over). */
+  push(text: string): void {
+    this.lastOutputAt = now();
+    if (this.phase === "echo") {
+      this.pre = this.pre.length + text.length > MAX_PRE_CHARS ? (this.pre + text).slice(-MAX_PRE_CHARS) : this.pre + text;
+    } else if (this.phase === "output") {
+      this.collect(this.cleaner.push(text), false);
+    }
+  }
+
+  beginOutput(): void {
+    this.phase = "output";
+    this.pre = "";
+  }
+
+  /** Ends the output: an echo never marked as over is cut heuristically; the cleaner's open lines are final. */
+  endOutput(): void {
+    if (this.phase === "echo") {
+      const clean = stripEcho(cleanTerminalOutput(this.pre), this.command);
+      this.pre = "";
+      this.phase = "output";
+      this.collect(clean, true);
+    } else if (this.phase === "output") {
+      this.collect(this.cleaner.end(), true);
+    }
+  }
+
+  lastLine(): string {
+    const text = this.phase === "echo" ? cleanTerminalOutput(this.pre.slice(-2_000)) : this.cleaner.peek();
+    return text.slice(text.lastIndexOf("\n") + 1);
+  }
+
+  /** The last screenful of output so far (for a timed-out reply). */
+  takeSegment(): Segment {
+    const s = this.segment;
+    this.segment = this.deps.newSegment();
+    return s;
+  }
+
+  /**
+   * Final clean text goes to the collector. The stream (onOutput) runs ahead of it: the cleaner keeps the last lines
+   * editable for cursor moves, so complete lines among them are streamed at once, provisionally. A line redrawn after
+   * it was streamed is not sent again; the result's output is always the final text.
+   */
+  private collect(clean: string, ended: boolean): void {
+    if (clean !== "") {
+      this.segment.collector.push(clean);
+      this.deps.retained(this.segment.collector.retainedChars);
+    }
+    const before = this.finalChars;
+    this.finalChars += clean.length;
+    const onOutput = this.waiter?.onOutput;
+    if (onOutput === undefined) {
+      this.streamedChars = Math.max(this.streamedChars, this.finalChars);
+      return;
+    }
+    let open = "";
+    if (!ended) {
+      const peek = this.cleaner.peek();
+      open = peek.slice(0, peek.lastIndexOf("\n") + 1);
+    }
+    const tail = clean + open;
+    const skip = Math.max(0, this.streamedChars - before);
+    if (skip >= tail.length) return;
+    const chunk = tail.slice(skip);
+    this.streamedChars = before + tail.length;
+    safely(() => onOutput(chunk));
+  }
+
+  // ---------------------------------------------------------------------------------------------- the waiting call
+
+  /** A waiter for a call; its timers are armed by the session (they act on the shell). */
+  newWaiter(options: RunOptions, t0: number, notices: string[], defaults: { softSec: number; hardSec: number; quietMs: number }): Waiter {
+    const softSec = options.softTimeoutSec !== undefined && options.softTimeoutSec > 0 ? options.softTimeoutSec : defaults.softSec;
+    const explicit = typeof options.timeoutSec === "number" && Number.isFinite(options.timeoutSec) && options.timeoutSec > 0;
+    const hardSec = clampTimeout(options.timeoutSec, defaults.hardSec);
+    // A timeout the agent asked for replaces the quiet return: wait for the end (or a prompt-like pause) until then.
+    const softMs = explicit && options.softTimeoutSec === undefined ? hardSec * 1000 + 1_000 : Math.min(softSec, SHELL.maxTimeoutSec) * 1000;
+    return {
+      startedAt: t0,
+      softMs,
+      quietMs: defaults.quietMs,
+      hardSec,
+      explicitTimeout: explicit && options.softTimeoutSec === undefined,
+      onOutput: options.onOutput,
+      resolve: () => undefined,
+      quietTimer: null,
+      longSleep: false,
+      hardTimer: null,
+      notices,
+    };
+  }
+
+  detach(w: Waiter): void {
+    if (w.quietTimer !== null) clearTimeout(w.quietTimer);
+    if (w.hardTimer !== null) clearTimeout(w.hardTimer);
+    w.quietTimer = null;
+    w.hardTimer = null;
+    if (this.waiter === w) this.waiter = null;
+  }
+
+  /** The result for `w` from `segment`: output (with its spill file), facts and notices. */
+  async render(segment: Segment, w: Pick<Waiter, "startedAt" | "notices">, end: CommandEnd): Promise<ShellResult> {
+    const path = segment.spill ? await segment.spill.flush() : undefined;
+    const notices = [...w.notices];
+    if (end.notice) notices.push(end.notice);
+    const result: ShellResult = {
+      output: segment.collector.render(path),
+      exitCode: end.exitCode,
+      cwd: this.deps.cwd(),
+      durationMs: Math.round(now() - w.startedAt),
+      status: end.status,
+      truncated: segment.collector.truncated,
+    };
+    if (path !== undefined) result.fullOutputPath = path;
+    if (notices.length > 0) result.notice = notices.join(" ");
+    if (end.waiting) result.waiting = end.waiting;
+    return result;
+  }
+}
