@@ -11,10 +11,10 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as fsp from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { SHELL } from "../limits.ts";
 import { Listeners } from "./listeners.ts";
+import { cleanEnv, makePrivateDir, openOsSandbox, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node-sandbox.ts";
 import type {
   Capabilities,
   DirEntry,
@@ -28,11 +28,20 @@ import type {
   Unsubscribe,
 } from "./types.ts";
 
-export interface NodeRuntimeOptions {
+export interface NodeRuntimeOptions extends OsSandboxOptions {
   /** The agent's workspace (also HOME). Defaults to a fresh temporary directory, removed again by dispose(). */
   workspace?: string;
   /** The shell to run. Defaults to /bin/bash; it must be bash ≥ 4.4 (PS0). */
   bash?: string;
+  /** Variables for the shell, on top of the clean environment (see cleanEnv in node-sandbox.ts). */
+  env?: Record<string, string>;
+}
+
+/** The node runtime: a Runtime with its OS sandbox state and private temp directory. */
+export interface NodeRuntime extends Runtime {
+  readonly isolation: Isolation;
+  /** The sandbox's private 0700 temp directory (TMPDIR, setup and spill files), removed by dispose(). */
+  readonly tempDir: string;
 }
 
 /** Programs probed on PATH for `capabilities.programs`. */
@@ -41,9 +50,6 @@ const PROBED_PROGRAMS = [
   "node", "npm", "npx", "patch", "perl", "pip", "pip3", "python", "python3", "rg", "sed", "sort", "tail", "tar",
   "tr", "vim", "wc", "wget", "xargs",
 ];
-
-/** Inherited variables that would change how the agent's shell starts or behaves. */
-const DROPPED_ENV = ["PROMPT_COMMAND", "PS0", "PS1", "PS2", "BASH_ENV", "ENV", "HISTFILE", "SHELLOPTS", "BASHOPTS", "CDPATH"];
 
 type PtyModule = typeof import("node-pty");
 type IPty = import("node-pty").IPty;
@@ -317,32 +323,27 @@ function probePrograms(pathVar: string): Record<string, boolean> {
   return found;
 }
 
-export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promise<Runtime> {
+export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promise<NodeRuntime> {
   const pty = await loadPty();
   const bash = options.bash ?? "/bin/bash";
   if (!existsSync(bash)) throw new Error(`The node runtime needs bash at ${bash}, which does not exist`);
 
   const ownsWorkspace = options.workspace === undefined;
-  const workspace = options.workspace ?? (await fsp.mkdtemp(join(tmpdir(), "sandshell-ws-")));
+  let workspace = options.workspace ?? (await makePrivateDir("ws"));
   await fsp.mkdir(workspace, { recursive: true });
-  // Setup files and the exported-variables snapshot live outside the workspace, readable by us only (mkdtemp: 0700).
-  const privateDir = await fsp.mkdtemp(join(tmpdir(), "sandshell-rt-"));
-  const nonce = randomUUID();
-
-  const baseEnv: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !DROPPED_ENV.includes(key)) baseEnv[key] = value;
+  workspace = await fsp.realpath(workspace);
+  // TMPDIR, setup files, the exported-variables snapshot and spill files: one private 0700 directory, by its real path.
+  const privateDir = await makePrivateDir("rt");
+  let os: OsSandbox;
+  try {
+    os = await openOsSandbox(options, { workspace, tempDir: privateDir });
+  } catch (err) {
+    await fsp.rm(privateDir, { recursive: true, force: true });
+    if (ownsWorkspace) await fsp.rm(workspace, { recursive: true, force: true });
+    throw err;
   }
-  Object.assign(baseEnv, {
-    HOME: workspace,
-    TERM: "xterm-256color",
-    PAGER: "cat",
-    GIT_PAGER: "cat",
-    NO_COLOR: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    npm_config_yes: "true",
-  });
-  if (baseEnv.LANG === undefined && baseEnv.LC_ALL === undefined) baseEnv.LANG = "C.UTF-8";
+  const nonce = randomUUID();
+  const baseEnv = cleanEnv(process.env, { workspace, tempDir: privateDir, bash }, options.env);
 
   const listeners = new Listeners<RuntimeEvent>("runtime");
   const live = new Set<PtyProcess>();
@@ -375,9 +376,11 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     if (disposed) throw new Error("The node runtime has been disposed");
   }
 
-  const runtime: Runtime = {
+  const runtime: NodeRuntime = {
     kind: "node",
     workspace,
+    isolation: os.isolation,
+    tempDir: privateDir,
     capabilities,
     markerNonce: nonce,
     async spawnShell(opts: ShellSpawnOptions): Promise<TerminalProcess> {
@@ -387,13 +390,14 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       const rc = join(privateDir, `rc-${k}.sh`);
       await fsp.writeFile(rc, rcFile(nonce, envFile), { mode: 0o600 });
       const cwd = await startDir(opts.cwd);
-      const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace };
-      const p = pty.spawn(bash, ["--noprofile", "--rcfile", rc, "-i"], {
+      const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace, TMPDIR: privateDir };
+      const run = await os.plan(bash, ["--noprofile", "--rcfile", rc, "-i"], env, true);
+      const p = pty.spawn(run.file, run.args, {
         name: "xterm-256color",
         cols: opts.cols,
         rows: opts.rows,
         cwd,
-        env,
+        env: run.env,
         encoding: null,
       });
       return track(p);
@@ -408,12 +412,13 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
         `builtin printf '\\e]654;jobend=%s\\a' '${nonce}'\n` +
         "IFS= builtin read -r -t 10 __ss_reply\n" +
         "exit $__ss_ec\n";
-      const p = pty.spawn(bash, ["--noprofile", "--norc", "-c", script, "sandshell-job"], {
+      const run = await os.plan(bash, ["--noprofile", "--norc", "-c", script, "sandshell-job"], { ...baseEnv, ...(opts.env ?? {}), TMPDIR: privateDir }, false);
+      const p = pty.spawn(run.file, run.args, {
         name: "xterm-256color",
         cols: SHELL.agentCols,
         rows: SHELL.agentRows,
         cwd,
-        env: { ...baseEnv, ...(opts.env ?? {}) },
+        env: run.env,
         encoding: null,
       });
       return track(p, endMarker);
@@ -429,6 +434,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       });
       await Promise.all(ending);
       listeners.clear();
+      await os.release();
       await fsp.rm(privateDir, { recursive: true, force: true });
       if (ownsWorkspace) await fsp.rm(workspace, { recursive: true, force: true }).catch(() => undefined);
     },
