@@ -14,15 +14,13 @@ import * as fsp from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { SHELL } from "../limits.ts";
 import { Listeners } from "./listeners.ts";
+import { nodeFs } from "./node-fs.ts";
 import { cleanEnv, makePrivateDir, openOsSandbox, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node-sandbox.ts";
 import type {
   Capabilities,
-  DirEntry,
-  FileStat,
   JobSpawnOptions,
   Runtime,
   RuntimeEvent,
-  RuntimeFs,
   ShellSpawnOptions,
   TerminalProcess,
   Unsubscribe,
@@ -243,69 +241,6 @@ class PtyProcess implements TerminalProcess {
     killTree(this.pty.pid);
   }
 }
-
-function errnoError(err: unknown): Error {
-  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).code === "string") return err;
-  const e = new Error(String(err)) as NodeJS.ErrnoException;
-  e.code = "EIO";
-  return e;
-}
-
-function typeOf(s: import("node:fs").Stats | import("node:fs").Dirent): DirEntry["type"] {
-  if (s.isSymbolicLink()) return "symlink";
-  if (s.isDirectory()) return "dir";
-  if (s.isFile()) return "file";
-  return "other";
-}
-
-/** Runs a node:fs call, turning its error into the runtime's errno error. */
-async function errno<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw errnoError(err);
-  }
-}
-
-const nodeFs: RuntimeFs = {
-  readFile: (path) =>
-    errno(async () => {
-      const buf = await fsp.readFile(path);
-      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-    }),
-  writeFile: (path, data) => errno(() => fsp.writeFile(path, data)),
-  appendFile: (path, data) => errno(() => fsp.appendFile(path, data)),
-  readdir: (path) =>
-    errno(async () => {
-      const entries = await fsp.readdir(path, { withFileTypes: true });
-      return Promise.all(
-        entries.map(async (entry): Promise<DirEntry> => {
-          const type = typeOf(entry);
-          let size = 0;
-          if (type === "file") size = await fsp.lstat(join(path, entry.name)).then((s) => s.size, () => 0);
-          return { name: entry.name, type, size };
-        }),
-      );
-    }),
-  async stat(path): Promise<FileStat | null> {
-    try {
-      const s = await fsp.lstat(path);
-      const type = typeOf(s);
-      return { type, size: type === "file" ? s.size : 0 };
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return null;
-      throw errnoError(err);
-    }
-  },
-  mkdir: (path, options) =>
-    errno(async () => {
-      await fsp.mkdir(path, { recursive: options?.recursive ?? false });
-    }),
-  rm: (path, options) => errno(() => fsp.rm(path, { recursive: options?.recursive ?? false, force: options?.force ?? false })),
-  rename: (from, to) => errno(() => fsp.rename(from, to)),
-  realpath: (path) => errno(() => fsp.realpath(path)),
-};
 
 function probePrograms(pathVar: string): Record<string, boolean> {
   const dirs = pathVar.split(delimiter).filter((d) => d !== "");
