@@ -123,15 +123,8 @@ export const TOOLS = {
 /** How much of a text a message quotes back before cutting it with "…". */
 /** The node runtime's OS sandbox (src/runtime/node-sandbox.ts, docs/sandbox.md). */
 export const NODE_SANDBOX = {
-  /**
-   * Paths under the host user's home that the sandboxed shell can never read (the rest of the home is hidden too,
-   * except the top folders of programs on PATH such as ~/.cargo or ~/.local).
-   */
-  credentialPaths: [
-    ".ssh", ".aws", ".azure", ".config/gcloud", ".config/gh", ".config/hub", ".docker", ".kube", ".gnupg",
-    ".netrc", ".npmrc", ".yarnrc", ".pypirc", ".git-credentials", ".cargo/credentials", ".cargo/credentials.toml",
-    ".terraform.d/credentials.tfrc.json", ".vault-token", ".pgpass", ".my.cnf",
-  ],
+  /** How long the one-time check that bubblewrap can create namespaces here may take. */
+  probeTimeoutMs: 5_000,
 } as const;
 
 export const MESSAGES = {

@@ -160,7 +160,7 @@ function probeNamespaces(bwrap: string): string | null {
   const cached = userNamespaceProbes.get(bwrap);
   if (cached !== undefined) return cached;
   const r = spawnSync(bwrap, ["--unshare-user", "--unshare-net", "--ro-bind", "/", "/", "true"], {
-    timeout: 5_000,
+    timeout: NODE_SANDBOX.probeTimeoutMs,
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",
   });
@@ -227,8 +227,15 @@ async function releaseManager(srt: Srt): Promise<void> {
 
 // ------------------------------------------------------------------------------------------------ file system rules
 
-/** Credential paths under the host user's home, always hidden (also when the home itself is). */
-const CREDENTIAL_PATHS = NODE_SANDBOX.credentialPaths;
+/**
+ * Credential paths under the host user's home, always hidden: also when an allowRead re-opens the folder they are in
+ * (the rest of the home is hidden too, except the top folders of programs on PATH such as ~/.cargo or ~/.local).
+ */
+export const CREDENTIAL_PATHS = [
+  ".ssh", ".aws", ".azure", ".config/gcloud", ".config/gh", ".config/hub", ".docker", ".kube", ".gnupg",
+  ".netrc", ".npmrc", ".yarnrc", ".pypirc", ".git-credentials", ".cargo/credentials", ".cargo/credentials.toml",
+  ".terraform.d/credentials.tfrc.json", ".vault-token", ".pgpass", ".my.cnf",
+] as const;
 
 function isInsideDir(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
