@@ -318,6 +318,8 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     tempDir: privateDir,
     capabilities,
     markerNonce: nonce,
+    // Where the OS sandbox does not run, say so wherever the runtime's note is shown (status bar, runtimeInfo).
+    ...(os.isolation.state !== "sandboxed" ? { note: os.isolation.reason } : {}),
     async spawnShell(opts: ShellSpawnOptions): Promise<TerminalProcess> {
       checkOpen();
       const k = ++spawned;

@@ -211,6 +211,7 @@ describe("sandbox option", () => {
     onTestFinished(() => auto.close());
     expect(auto.runtimeInfo.isolation?.state).toBe("unsandboxed");
     expect(auto.runtimeInfo.isolation?.reason).toMatch(/^unsandboxed: bubblewrap \(bwrap\) is not executable/);
+    expect(auto.runtimeInfo.note).toBe(auto.runtimeInfo.isolation?.reason);
     // Still a clean environment and a private temp folder.
     const r = await sh(auto, 'echo "$TMPDIR|${OPENAI_API_KEY-unset}"');
     expect(r.output).toBe(`${auto.runtimeInfo.isolation?.tempDir}|unset\n`);
