@@ -15,7 +15,7 @@ import { delimiter, join } from "node:path";
 import { SHELL } from "../limits.ts";
 import { Listeners } from "./listeners.ts";
 import { nodeFs } from "./node-fs.ts";
-import { cleanEnv, makePrivateDir, openOsSandbox, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node-sandbox.ts";
+import { cleanEnv, makePrivateDir, openOsSandbox, relayResize, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node-sandbox.ts";
 import type {
   Capabilities,
   JobSpawnOptions,
@@ -230,10 +230,14 @@ class PtyProcess implements TerminalProcess {
     if (this.ended) return;
     try {
       this.pty.resize(Math.max(2, Math.floor(cols)), Math.max(1, Math.floor(rows)));
+      if (this.relaysTerminal) relayResize(this.pty.pid);
     } catch {
       // closed
     }
   }
+
+  /** Set for a shell inside the OS sandbox: its terminal is relayed by `script` (see node-sandbox.ts). */
+  relaysTerminal = false;
 
   kill(): void {
     if (this.ended) return;
@@ -337,7 +341,9 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
         env: run.env,
         encoding: null,
       });
-      return track(p);
+      const proc = track(p);
+      proc.relaysTerminal = os.isolation.state === "sandboxed";
+      return proc;
     },
     async spawnJob(command: string, opts: JobSpawnOptions): Promise<TerminalProcess> {
       checkOpen();

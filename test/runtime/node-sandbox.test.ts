@@ -186,6 +186,27 @@ describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () =
     expect(text(await b.callTool("read_file", { path: `${b.runtimeInfo.isolation!.tempDir}/b.txt` }))).toContain("b-private");
   });
 
+  it("a resize of the terminal reaches the sandboxed shell", async () => {
+    const proc = await sb.runtime.spawnShell({ cols: 80, rows: 24 });
+    onTestFinished(() => proc.kill());
+    let out = "";
+    proc.onData((c) => {
+      out += c;
+    });
+    const until = async (re: RegExp): Promise<void> => {
+      const t0 = Date.now();
+      while (!re.test(out) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+      expect(out).toMatch(re);
+    };
+    await until(/\x1b\]654;prompt\x07/);
+    proc.write("stty size\r");
+    await until(/24 80\r\n/);
+    proc.resize(132, 40);
+    await new Promise((r) => setTimeout(r, 200));
+    proc.write("stty size\r");
+    await until(/40 132\r\n/);
+  });
+
   it("killing a background job ends the processes it started inside the sandbox", async () => {
     const rt = sb.runtime;
     const job = await rt.spawnJob("(while :; do date +%s%N > beat; sleep 0.05; done) & wait", { cwd: rt.workspace });
