@@ -284,8 +284,9 @@ function innerCommand(bash: string, bashArgs: string[], keep: string[], tempDir:
     `for __ss_v in $(compgen -e); do case "$__ss_v" in ${names.join("|")}|SANDBOX_RUNTIME${proxy}) ;; ` +
     `*) unset "$__ss_v" ;; esac; done; unset __ss_v; export TMPDIR=${singleQuote(tempDir)}; `;
   const argv = [bash, ...bashArgs].map(singleQuote).join(" ");
-  // `script` gives the interactive shell a terminal of its own (see the top of this file); -e passes its exit code on.
-  return interactive ? `${filter}exec script -qefc ${singleQuote(argv)} /dev/null` : `${filter}exec ${argv}`;
+  // Linux: `script` gives the interactive shell a terminal of its own (see the top of this file); -e passes its exit
+  // code on. sandbox-exec (macOS) keeps the terminal, so the shell runs directly there.
+  return interactive && process.platform === "linux" ? `${filter}exec script -qefc ${singleQuote(argv)} /dev/null` : `${filter}exec ${argv}`;
 }
 
 export async function openOsSandbox(
