@@ -125,6 +125,12 @@ export const TOOLS = {
 } as const;
 
 /** How much of a text a message quotes back before cutting it with "…". */
+/** The node runtime's OS sandbox (src/runtime/node-sandbox.ts, docs/sandbox.md). */
+export const NODE_SANDBOX = {
+  /** How long the one-time check that bubblewrap can create namespaces here may take. */
+  probeTimeoutMs: 5_000,
+} as const;
+
 export const MESSAGES = {
   /** A command: a verdict's `part`, a started background job. */
   commandChars: 200,

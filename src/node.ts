@@ -2,6 +2,7 @@
 // worker threads), the guard, and the types. Node programs and tests use exactly what the browser uses.
 
 import { createNodeRuntime, type NodeRuntimeOptions } from "./runtime/node.ts";
+import type { SandboxMode } from "./runtime/node-sandbox.ts";
 import { createSandbox as createCoreSandbox, openSandbox, type RuntimeChoice, type Sandbox, type SandboxOptions } from "./sandbox.ts";
 
 export interface NodeSandboxOptions extends SandboxOptions {
@@ -15,6 +16,13 @@ export interface NodeSandboxOptions extends SandboxOptions {
    * folder. "embedded": just-bash in worker threads. A Runtime instance is used as is.
    */
   runtime?: RuntimeChoice;
+  /**
+   * The node runtime's OS sandbox (docs/sandbox.md): "auto" (default) sandboxes where the OS allows and otherwise says
+   * "unsandboxed" in runtimeInfo.isolation; "required" makes that an error; "off" runs the shell as the host user.
+   */
+  sandbox?: SandboxMode;
+  /** Domains the node runtime's shell may reach (`registry.npmjs.org`, `*.github.com`). Default: no network. */
+  network?: { allow: string[] };
 }
 
 /** Creates a sandbox in Node. Without a workspace, the node runtime works in a fresh temporary folder (removed on close). */
@@ -26,8 +34,11 @@ export async function createSandbox(given: NodeSandboxOptions = {}): Promise<San
   if (choice === "node" || choice === "auto") {
     const runtimeOptions: NodeRuntimeOptions = { ...(options.runtimeOptions?.node ?? {}) };
     if (options.workspace !== undefined) runtimeOptions.workspace = options.workspace;
+    if (options.sandbox !== undefined) runtimeOptions.mode = options.sandbox;
+    if (options.network !== undefined) runtimeOptions.network = options.network;
     const runtime = await createNodeRuntime(runtimeOptions);
-    return openSandbox(runtime, true, options);
+    // Spill files go to the sandbox's private temp directory (removed on close), not a /tmp shared with other sandboxes.
+    return openSandbox(runtime, true, { ...options, shell: { spillDir: runtime.tempDir, ...options.shell } });
   }
   if (choice === "webcontainer") {
     throw new Error('The "webcontainer" runtime runs only in a browser page; in Node use "node" or "embedded".');
@@ -35,7 +46,8 @@ export async function createSandbox(given: NodeSandboxOptions = {}): Promise<San
   return createCoreSandbox(options);
 }
 
-export { createNodeRuntime, type NodeRuntimeOptions } from "./runtime/node.ts";
+export { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from "./runtime/node.ts";
+export type { Isolation, SandboxMode } from "./runtime/node-sandbox.ts";
 export { createEmbeddedRuntime, type EmbeddedRuntimeOptions } from "./runtime/embedded/index.ts";
 export type { AuditEntry, AuditType, CallOptions, RuntimeChoice, RuntimeInfo, Sandbox, SandboxOptions } from "./sandbox.ts";
 export {

@@ -10,7 +10,7 @@
 import { createGuard, type Decision, type Guard, type Policy, type UserRules } from "./guard/index.ts";
 import { AUDIT } from "./limits.ts";
 import type { SelectRuntimeOptions } from "./runtime/select.ts";
-import type { Capabilities, Runtime, RuntimeKind, Unsubscribe } from "./runtime/types.ts";
+import type { Capabilities, Isolation, Runtime, RuntimeKind, Unsubscribe } from "./runtime/types.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "./shell/session.ts";
 import { Approvals, type ApprovalEvent, type Approver, type HostApprover } from "./tools/approvals.ts";
 import type { CallInfo, CallToolResult, ToolHost } from "./tools/context.ts";
@@ -57,6 +57,8 @@ export interface RuntimeInfo {
   note?: string;
   capabilities: Capabilities;
   workspace: string;
+  /** The node runtime's OS sandbox: "sandboxed", or "unsandboxed" with the reason, or "off" (docs/sandbox.md). */
+  isolation?: Isolation;
 }
 
 export type AuditType = "call" | "verdict" | "approval" | "rule" | "result" | "event";
@@ -198,7 +200,8 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     throw err;
   }
   const workspace = await runtime.fs.realpath(runtime.workspace).catch(() => runtime.workspace);
-  const tmp = await runtime.fs.realpath("/tmp").catch(() => "/tmp");
+  // A runtime with a private temp directory (node) offers that to the file tools instead of a /tmp shared by the host.
+  const tmp = runtime.tempDir ?? (await runtime.fs.realpath("/tmp").catch(() => "/tmp"));
 
   const log: AuditEntry[] = [];
   const listeners = new Set<(entry: AuditEntry) => void>();
@@ -255,6 +258,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     ...(runtime.note !== undefined ? { note: runtime.note } : {}),
     capabilities: runtime.capabilities,
     workspace: runtime.workspace,
+    ...(runtime.isolation !== undefined ? { isolation: runtime.isolation } : {}),
   };
 
   const sandbox: Sandbox = {

@@ -176,7 +176,7 @@ describe("runtime choice, ownership and closing", () => {
     try {
       expect(sb.runtimeInfo.kind).toBe("node");
       expect(sb.runtimeInfo.capabilities.heredocs).toBe(true);
-      expect(sb.runtimeInfo.workspace).toMatch(/sandshell-ws-/);
+      expect(sb.runtimeInfo.workspace).toMatch(/sandshell-u\d+\/ws-/);
       expect(sb.listTools()[0]!.description).toContain(sb.runtimeInfo.workspace);
       // No approver given: the Node entry refuses what needs approval at once instead of waiting for nobody.
       expect(sb.approvals.mode).toBe("deny");

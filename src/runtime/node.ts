@@ -11,29 +11,36 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import * as fsp from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { SHELL } from "../limits.ts";
 import { Listeners } from "./listeners.ts";
 import { bashPrintMarkers, formatMarker } from "./markers.ts";
+import { nodeFs } from "./node-fs.ts";
+import { cleanEnv, makePrivateDir, openOsSandbox, relayResize, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node-sandbox.ts";
 import type {
   Capabilities,
-  DirEntry,
-  FileStat,
   JobSpawnOptions,
   Runtime,
   RuntimeEvent,
-  RuntimeFs,
   ShellSpawnOptions,
   TerminalProcess,
   Unsubscribe,
 } from "./types.ts";
 
-export interface NodeRuntimeOptions {
+export interface NodeRuntimeOptions extends OsSandboxOptions {
   /** The agent's workspace (also HOME). Defaults to a fresh temporary directory, removed again by dispose(). */
   workspace?: string;
   /** The shell to run. Defaults to /bin/bash; it must be bash ≥ 4.4 (PS0). */
   bash?: string;
+  /** Variables for the shell, on top of the clean environment (see cleanEnv in node-sandbox.ts). */
+  env?: Record<string, string>;
+}
+
+/** The node runtime: a Runtime with its OS sandbox state and private temp directory. */
+export interface NodeRuntime extends Runtime {
+  readonly isolation: Isolation;
+  /** The sandbox's private 0700 temp directory (TMPDIR, setup and spill files), removed by dispose(). */
+  readonly tempDir: string;
 }
 
 const INTERACTIVE = formatMarker({ kind: "interactive" });
@@ -44,9 +51,6 @@ const PROBED_PROGRAMS = [
   "node", "npm", "npx", "patch", "perl", "pip", "pip3", "python", "python3", "rg", "sed", "sort", "tail", "tar",
   "tr", "vim", "wc", "wget", "xargs",
 ];
-
-/** Inherited variables that would change how the agent's shell starts or behaves. */
-const DROPPED_ENV = ["PROMPT_COMMAND", "PS0", "PS1", "PS2", "BASH_ENV", "ENV", "HISTFILE", "SHELLOPTS", "BASHOPTS", "CDPATH"];
 
 type PtyModule = typeof import("node-pty");
 type IPty = import("node-pty").IPty;
@@ -308,10 +312,14 @@ class PtyProcess implements TerminalProcess {
     if (this.ended) return;
     try {
       this.pty.resize(Math.max(2, Math.floor(cols)), Math.max(1, Math.floor(rows)));
+      if (this.relaysTerminal) relayResize(this.pty.pid);
     } catch {
       // closed
     }
   }
+
+  /** Set for a shell inside the OS sandbox: its terminal is relayed by `script` (see node-sandbox.ts). */
+  relaysTerminal = false;
 
   kill(): void {
     if (this.ended) return;
@@ -319,69 +327,6 @@ class PtyProcess implements TerminalProcess {
     killTree(this.pty.pid);
   }
 }
-
-function errnoError(err: unknown): Error {
-  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).code === "string") return err;
-  const e = new Error(String(err)) as NodeJS.ErrnoException;
-  e.code = "EIO";
-  return e;
-}
-
-function typeOf(s: import("node:fs").Stats | import("node:fs").Dirent): DirEntry["type"] {
-  if (s.isSymbolicLink()) return "symlink";
-  if (s.isDirectory()) return "dir";
-  if (s.isFile()) return "file";
-  return "other";
-}
-
-/** Runs a node:fs call, turning its error into the runtime's errno error. */
-async function errno<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw errnoError(err);
-  }
-}
-
-const nodeFs: RuntimeFs = {
-  readFile: (path) =>
-    errno(async () => {
-      const buf = await fsp.readFile(path);
-      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-    }),
-  writeFile: (path, data, options) => errno(() => fsp.writeFile(path, data, options?.mode !== undefined ? { mode: options.mode } : {})),
-  appendFile: (path, data) => errno(() => fsp.appendFile(path, data)),
-  readdir: (path) =>
-    errno(async () => {
-      const entries = await fsp.readdir(path, { withFileTypes: true });
-      return Promise.all(
-        entries.map(async (entry): Promise<DirEntry> => {
-          const type = typeOf(entry);
-          let size = 0;
-          if (type === "file") size = await fsp.lstat(join(path, entry.name)).then((s) => s.size, () => 0);
-          return { name: entry.name, type, size };
-        }),
-      );
-    }),
-  async stat(path): Promise<FileStat | null> {
-    try {
-      const s = await fsp.lstat(path);
-      const type = typeOf(s);
-      return { type, size: type === "file" ? s.size : 0 };
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return null;
-      throw errnoError(err);
-    }
-  },
-  mkdir: (path, options) =>
-    errno(async () => {
-      await fsp.mkdir(path, { recursive: options?.recursive ?? false, ...(options?.mode !== undefined ? { mode: options.mode } : {}) });
-    }),
-  rm: (path, options) => errno(() => fsp.rm(path, { recursive: options?.recursive ?? false, force: options?.force ?? false })),
-  rename: (from, to) => errno(() => fsp.rename(from, to)),
-  realpath: (path) => errno(() => fsp.realpath(path)),
-};
 
 function probePrograms(pathVar: string): Record<string, boolean> {
   const dirs = pathVar.split(delimiter).filter((d) => d !== "");
@@ -399,32 +344,27 @@ function probePrograms(pathVar: string): Record<string, boolean> {
   return found;
 }
 
-export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promise<Runtime> {
+export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promise<NodeRuntime> {
   const pty = await loadPty();
   const bash = options.bash ?? "/bin/bash";
   if (!existsSync(bash)) throw new Error(`The node runtime needs bash at ${bash}, which does not exist`);
 
   const ownsWorkspace = options.workspace === undefined;
-  const workspace = options.workspace ?? (await fsp.mkdtemp(join(tmpdir(), "sandshell-ws-")));
+  let workspace = options.workspace ?? (await makePrivateDir("ws"));
   await fsp.mkdir(workspace, { recursive: true });
-  // Setup files and the exported-variables snapshot live outside the workspace, readable by us only (mkdtemp: 0700).
-  const privateDir = await fsp.mkdtemp(join(tmpdir(), "sandshell-rt-"));
-  const nonce = randomUUID();
-
-  const baseEnv: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !DROPPED_ENV.includes(key)) baseEnv[key] = value;
+  workspace = await fsp.realpath(workspace);
+  // TMPDIR, setup files, the exported-variables snapshot and spill files: one private 0700 directory, by its real path.
+  const privateDir = await makePrivateDir("rt");
+  let os: OsSandbox;
+  try {
+    os = await openOsSandbox(options, { workspace, tempDir: privateDir });
+  } catch (err) {
+    await fsp.rm(privateDir, { recursive: true, force: true });
+    if (ownsWorkspace) await fsp.rm(workspace, { recursive: true, force: true });
+    throw err;
   }
-  Object.assign(baseEnv, {
-    HOME: workspace,
-    TERM: "xterm-256color",
-    PAGER: "cat",
-    GIT_PAGER: "cat",
-    NO_COLOR: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    npm_config_yes: "true",
-  });
-  if (baseEnv.LANG === undefined && baseEnv.LC_ALL === undefined) baseEnv.LANG = "C.UTF-8";
+  const nonce = randomUUID();
+  const baseEnv = cleanEnv(process.env, { workspace, tempDir: privateDir, bash }, options.env);
 
   const listeners = new Listeners<RuntimeEvent>("runtime");
   const live = new Set<PtyProcess>();
@@ -457,11 +397,15 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     if (disposed) throw new Error("The node runtime has been disposed");
   }
 
-  const runtime: Runtime = {
+  const runtime: NodeRuntime = {
     kind: "node",
     workspace,
+    isolation: os.isolation,
+    tempDir: privateDir,
     capabilities,
     markerNonce: nonce,
+    // Where the OS sandbox does not run, say so wherever the runtime's note is shown (status bar, runtimeInfo).
+    ...(os.isolation.state !== "sandboxed" ? { note: os.isolation.reason } : {}),
     async spawnShell(opts: ShellSpawnOptions): Promise<TerminalProcess> {
       checkOpen();
       const k = ++spawned;
@@ -470,16 +414,19 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       const restoreFrom = opts.restoreFrom !== undefined && opts.restoreFrom.startsWith(`${privateDir}/`) ? opts.restoreFrom : undefined;
       await fsp.writeFile(rc, rcFile(nonce, envFile, restoreFrom), { mode: 0o600 });
       const cwd = await startDir(opts.cwd);
-      const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace };
-      const p = pty.spawn(bash, ["--noprofile", "--rcfile", rc, "-i"], {
+      const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace, TMPDIR: privateDir };
+      const run = await os.plan(bash, ["--noprofile", "--rcfile", rc, "-i"], env, true);
+      const p = pty.spawn(run.file, run.args, {
         name: "xterm-256color",
         cols: opts.cols,
         rows: opts.rows,
         cwd,
-        env,
+        env: run.env,
         encoding: null,
       });
-      return track(p, null, rc);
+      const proc = track(p, null, rc);
+      proc.relaysTerminal = os.isolation.state === "sandboxed";
+      return proc;
     },
     async spawnJob(command: string, opts: JobSpawnOptions): Promise<TerminalProcess> {
       checkOpen();
@@ -491,12 +438,13 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
         `${bashPrintMarkers([{ kind: "jobend", tag: singleQuote(nonce) }])}\n` +
         "IFS= builtin read -r -t 10 __ss_reply\n" +
         "exit $__ss_ec\n";
-      const p = pty.spawn(bash, ["--noprofile", "--norc", "-c", script, "sandshell-job"], {
+      const run = await os.plan(bash, ["--noprofile", "--norc", "-c", script, "sandshell-job"], { ...baseEnv, ...(opts.env ?? {}), TMPDIR: privateDir }, false);
+      const p = pty.spawn(run.file, run.args, {
         name: "xterm-256color",
         cols: SHELL.agentCols,
         rows: SHELL.agentRows,
         cwd,
-        env: { ...baseEnv, ...(opts.env ?? {}) },
+        env: run.env,
         encoding: null,
       });
       return track(p, endMarker);
@@ -512,6 +460,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       });
       await Promise.all(ending);
       listeners.clear();
+      await os.release();
       await fsp.rm(privateDir, { recursive: true, force: true });
       if (ownsWorkspace) await fsp.rm(workspace, { recursive: true, force: true }).catch(() => undefined);
     },

@@ -93,6 +93,18 @@ export interface Capabilities {
   programs: Record<string, boolean>;
 }
 
+/** What isolates a runtime's processes (node: src/runtime/node-sandbox.ts). */
+export interface Isolation {
+  /** "sandboxed": inside the OS sandbox; "unsandboxed": it could not run here (see reason); "off": turned off by the caller. */
+  state: "sandboxed" | "unsandboxed" | "off";
+  /** What isolates, or why nothing does. */
+  reason: string;
+  /** Domains the shell may reach; [] means no network (when sandboxed; otherwise the host's network applies). */
+  network: string[];
+  /** The private temp directory (TMPDIR, setup and spill files); removed on close. */
+  tempDir: string;
+}
+
 export type RuntimeEvent =
   | { type: "server-ready"; port: number; url: string }
   | { type: "status"; message: string }
@@ -114,6 +126,10 @@ export interface Runtime {
   readonly spillDir?: string;
   /** Why this runtime serves (e.g. "WebContainer could not be reached: …; the embedded shell serves instead"). */
   readonly note?: string;
+  /** node: what isolates the shell (its OS sandbox, or "unsandboxed" and why). */
+  readonly isolation?: Isolation;
+  /** node: the private temp directory (TMPDIR, spill files) that the file tools read instead of /tmp. */
+  readonly tempDir?: string;
   spawnShell(options: ShellSpawnOptions): Promise<TerminalProcess>;
   /** A separate process for a background job: `command` runs in its own shell, not the agent's. */
   spawnJob(command: string, options: JobSpawnOptions): Promise<TerminalProcess>;

@@ -21,7 +21,7 @@ export interface ToolHost {
   readonly session: ShellSession;
   /** The workspace's real path (symlinks resolved). */
   readonly workspace: string;
-  /** The real path of /tmp (readable by the file tools). */
+  /** The real path of the temp folder the file tools read: /tmp, or the node runtime's private one ($TMPDIR). */
   readonly tmp: string;
   readonly approvals: Approvals;
   /** The guard as it is now (it changes when "Always allow" adds a rule). */

@@ -1,7 +1,9 @@
 // The file tools: read_file, write_file, edit_file, list_dir. They work on the runtime's file system directly (no
 // shell, no quoting), so code gets into the sandbox byte for byte (seed 003). Paths are relative to the workspace or
 // absolute inside it; `..` and symlinks are resolved first (runtime.fs.realpath, or the nearest existing parent for a
-// path that does not exist yet), and a real path outside the workspace (and /tmp, for reading) is refused.
+// path that does not exist yet), and a real path outside the workspace (and the temp folder, for reading: /tmp, or on
+// node the sandbox's private one) is refused. On node the runtime's file system then opens exactly that real path,
+// refusing a symlink swapped in meanwhile (src/runtime/node-fs.ts).
 
 import { TOOLS } from "../limits.ts";
 import type { DirEntry, FileStat } from "../runtime/types.ts";
@@ -114,7 +116,9 @@ export async function resolveToolPath(host: ToolHost, input: string, mode: PathM
   const lexical = normalizeAbsolute(abs);
   const roots = mode === "read" ? [host.workspace, host.tmp] : [host.workspace];
   if (!roots.some((root) => isInside(real, root))) {
-    const where = mode === "read" ? `the workspace (${host.workspace}) and /tmp` : `the workspace (${host.workspace})`;
+    // The node runtime has a private temp folder ($TMPDIR) instead of the host's shared /tmp.
+    const tmpName = host.tmp === "/tmp" ? "/tmp" : `the sandbox's temp folder ${host.tmp} ($TMPDIR)`;
+    const where = mode === "read" ? `the workspace (${host.workspace}) and ${tmpName}` : `the workspace (${host.workspace})`;
     const how =
       real !== lexical
         ? `resolves through a symlink to ${real}, which is outside ${where}`
@@ -126,7 +130,7 @@ export async function resolveToolPath(host: ToolHost, input: string, mode: PathM
       message:
         `"${given}" ${how}, so it was refused. ` +
         (mode === "read"
-          ? "The file tools read only inside the workspace and /tmp."
+          ? `The file tools read only inside the workspace and ${tmpName}.`
           : "The file tools write only inside the workspace; use a path inside it."),
     };
   }

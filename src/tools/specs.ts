@@ -130,7 +130,7 @@ function specs(workspace: string): ToolSpec[] {
         `Read a text file with numbered lines (like cat -n). Shows up to ${kb(TOOLS.readDefaultLines)} lines from ` +
         `offset; lines longer than ${kb(TOOLS.readMaxLineChars)} characters are cut, and at most ` +
         `${kb(TOOLS.readMaxChars)} characters come back per call (it says how to read on). Binary files and files ` +
-        `over ${kb(TOOLS.readMaxFileBytes / 1024 / 1024)} MB are refused. Works in the workspace and in /tmp.`,
+        `over ${kb(TOOLS.readMaxFileBytes / 1024 / 1024)} MB are refused. Works in the workspace and the temp folder (/tmp; on the node runtime $TMPDIR).`,
       schema: readFile,
       example: { path: "src/index.ts", offset: 1, limit: 200 },
       aliases: { file_path: "path", filePath: "path", file: "path", filename: "path", start_line: "offset", lines: "limit" },
@@ -169,7 +169,7 @@ function specs(workspace: string): ToolSpec[] {
       description:
         `List a folder as a tree with file sizes, folders marked with a trailing /, to the given depth (default ` +
         `${TOOLS.listDefaultDepth}). node_modules and .git are shown by name only. At most ` +
-        `${kb(TOOLS.listMaxEntries)} entries. Works in the workspace and in /tmp.`,
+        `${kb(TOOLS.listMaxEntries)} entries. Works in the workspace and the temp folder (/tmp; on the node runtime $TMPDIR).`,
       schema: listDir,
       example: { path: "src", depth: 2 },
       aliases: { dir: "path", directory: "path", folder: "path", file_path: "path", max_depth: "depth" },

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
 import { type Marker, MarkerScanner } from "../../src/runtime/markers.ts";
@@ -149,8 +149,11 @@ describe("node runtime", () => {
     }
   });
 
-  it("killing a job kills its children too", async () => {
-    const job = await runtime.spawnJob("sleep 100 & echo child=$!; wait", { cwd: runtime.workspace, env: { X: "1" } });
+  // Host pids: inside the OS sandbox `$!` is a pid of the sandbox's own namespace (node-sandbox.test.ts has that case).
+  it("killing a job kills its children too (unsandboxed: the test reads host pids)", async () => {
+    const off = await createNodeRuntime({ mode: "off" });
+    onTestFinished(() => off.dispose());
+    const job = await off.spawnJob("sleep 100 & echo child=$!; wait", { cwd: off.workspace, env: { X: "1" } });
     let out = "";
     job.onData((c) => {
       out += c;

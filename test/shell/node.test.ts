@@ -2,7 +2,7 @@
 // machine can show (REPLs, killing a shell that ignores C-c, huge commands).
 
 import { heapUsedAfterGc } from "./heap.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { SHELL } from "../../src/limits.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { Runtime } from "../../src/runtime/types.ts";
@@ -109,8 +109,12 @@ describe("shell session on node only", () => {
     expect((await s.run("echo ok")).output).toBe("ok\n");
   });
 
-  it("a shell killed from outside is replaced at the next command", async () => {
-    const s = await open();
+  // Host pids: inside the OS sandbox `$$` is a pid of the sandbox's own namespace, so this one runs unsandboxed.
+  it("a shell killed from outside is replaced at the next command (unsandboxed: the test kills a host pid)", async () => {
+    const off = await createNodeRuntime({ mode: "off" });
+    onTestFinished(() => off.dispose());
+    const s = await createShellSession(off, { spillDir });
+    sessions.push(s);
     const pid = Number((await s.run("echo $$")).output.trim());
     process.kill(pid, "SIGKILL");
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -270,8 +270,9 @@ describe.each(RUNTIMES)("tools on the %s runtime", (kind) => {
       expect(text(await sb.callTool("read_file", { path: "notes.md" }))).toBe("(notes.md is empty: 0 bytes)");
     });
 
-    it("reads in /tmp, and absolute paths inside the workspace", async () => {
-      const name = `/tmp/sandshell-tools-${kind}-${process.pid}.txt`;
+    it("reads in the temp folder (/tmp; on node the sandbox's private $TMPDIR), and absolute paths inside the workspace", async () => {
+      const tmp = sb.runtimeInfo.isolation?.tempDir ?? "/tmp";
+      const name = `${tmp}/sandshell-tools-${kind}-${process.pid}.txt`;
       await bash(`echo from-tmp > ${name}`);
       try {
         expect(text(await sb.callTool("read_file", { path: name }))).toBe("     1\tfrom-tmp");
@@ -289,7 +290,7 @@ describe.each(RUNTIMES)("tools on the %s runtime", (kind) => {
     it("refuses `..` that leaves the workspace, for reading and writing", async () => {
       const r = await sb.callTool("read_file", { path: "../../../../etc/hostname" });
       expect(r.isError).toBe(true);
-      expect(text(r)).toMatch(/resolves to \/etc\/hostname, which is outside the workspace .* and \/tmp, so it was refused/);
+      expect(text(r)).toMatch(/resolves to \/etc\/hostname, which is outside the workspace .* and (\/tmp|the sandbox's temp folder .*), so it was refused/);
       const w = await sb.callTool("write_file", { path: "sub/../../escaped.txt", content: "x" });
       expect(w.isError).toBe(true);
       expect(text(w)).toMatch(/outside the workspace/);

@@ -1,0 +1,308 @@
+// The node runtime's boundary, for real: bash inside @anthropic-ai/sandbox-runtime (bubblewrap), a clean environment,
+// a private temp folder per sandbox, and file tools that a racing symlink swap cannot lead out of the workspace.
+// Commands go straight to the shell session (sandbox.session.run): the guard would stop most of these probes before
+// they run, and the point here is what the OS sandbox does when a command gets past it.
+
+import { existsSync, readFileSync, statSync } from "node:fs";
+import * as fsp from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { createSandbox, type Sandbox } from "../../src/node.ts";
+import { createNodeRuntime } from "../../src/runtime/node.ts";
+import { nodeFs } from "../../src/runtime/node-fs.ts";
+import { sandboxesRoot } from "../../src/runtime/node-sandbox.ts";
+
+const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");
+
+function text(r: { content: Array<{ text: string }> }): string {
+  return r.content.map((c) => c.text).join("\n");
+}
+
+async function sh(sb: Sandbox, command: string): Promise<{ output: string; exitCode: number | null }> {
+  const r = await sb.session.run(command, { timeoutSec: 30, softTimeoutSec: 30 });
+  return { output: r.output, exitCode: r.exitCode };
+}
+
+/** An HTTP server on the host's 127.0.0.1 that answers "reached". */
+async function listen(): Promise<{ server: Server; port: number }> {
+  const server = createServer((_req, res) => res.end("reached"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () => {
+  let sb: Sandbox;
+  let fakeHome: string;
+  const secret = `SECRET-${process.pid}`;
+
+  beforeAll(async () => {
+    // A host user's home with credentials in it (the library hides what we tell it to: we name these paths).
+    fakeHome = await fsp.mkdtemp(join(tmpdir(), "sandshell-home-"));
+    await fsp.mkdir(join(fakeHome, ".ssh"));
+    await fsp.writeFile(join(fakeHome, ".ssh/id_x"), secret);
+    await fsp.mkdir(join(fakeHome, ".aws"));
+    await fsp.writeFile(join(fakeHome, ".aws/credentials"), secret);
+    await fsp.writeFile(join(fakeHome, ".netrc"), secret);
+    await fsp.writeFile(join(fakeHome, "notes.txt"), secret);
+    process.env.OPENAI_API_KEY = "sk-host-secret";
+    sb = await createSandbox({
+      approver: "deny",
+      runtimeOptions: { node: { hostHome: fakeHome, env: { CALLER_VAR: "given" } } },
+    });
+  });
+
+  afterAll(async () => {
+    delete process.env.OPENAI_API_KEY;
+    await sb?.close();
+    await fsp.rm(fakeHome, { recursive: true, force: true });
+  });
+
+  it("says it is sandboxed, with no network, in runtimeInfo", () => {
+    expect(sb.runtimeInfo.isolation).toMatchObject({ state: "sandboxed", network: [] });
+    expect(sb.runtimeInfo.isolation?.reason).toMatch(/bubblewrap/);
+  });
+
+  it("a write outside the workspace and the temp folder fails: /etc, the host's /tmp, /usr", async () => {
+    const probe = `sandshell-probe-${process.pid}`;
+    for (const target of [`/etc/${probe}`, `/tmp/${probe}`, `/usr/${probe}`]) {
+      const r = await sh(sb, `echo x > ${target}; echo "rc=$?"`);
+      expect(r.output, target).toMatch(/(Read-only file system|Permission denied|No such file)[\s\S]*rc=1/);
+      expect(existsSync(target), target).toBe(false);
+    }
+    // The hidden home is an empty scratch folder inside the sandbox (the library mounts a tmpfs over it): a write
+    // there is lost, it never reaches the host.
+    await sh(sb, `echo x > ${join(fakeHome, probe)}`);
+    expect(existsSync(join(fakeHome, probe))).toBe(false);
+    // Through a program the guard cannot see into, too.
+    const py = await sh(sb, `python3 -c "open('/etc/${probe}', 'w').write('x')" 2>&1 | tail -1`);
+    expect(py.output).toMatch(/OSError|Read-only/);
+    expect(existsSync(`/etc/${probe}`)).toBe(false);
+  });
+
+  it("the host user's credential paths and home cannot be read", async () => {
+    for (const path of [".ssh/id_x", ".aws/credentials", ".netrc", "notes.txt"]) {
+      const r = await sh(sb, `cat ${join(fakeHome, path)}; echo "rc=$?"`);
+      expect(r.output, path).not.toContain(secret);
+      expect(r.output, path).toMatch(/rc=1/);
+    }
+    const grep = await sh(sb, `grep -r ${secret} ${fakeHome} /tmp 2>/dev/null | head -3; echo done`);
+    expect(grep.output).toBe("done\n");
+  });
+
+  it("the network is off: the host's 127.0.0.1 and a domain are unreachable, while unsandboxed the same call works", async () => {
+    const { server, port } = await listen();
+    onTestFinished(() => void server.close());
+    const inside = await sh(sb, `curl -sS -m 5 http://127.0.0.1:${port}/ 2>&1; echo "rc=$?"`);
+    expect(inside.output).not.toContain("reached");
+    expect(inside.output).toMatch(/rc=[1-9]/);
+    const node = await sh(sb, `node -e "fetch('http://127.0.0.1:${port}/').then(r=>r.text()).then(console.log, e=>console.log('refused', e.cause?.code))"`);
+    expect(node.output).toMatch(/^refused/);
+    const domain = await sh(sb, `curl -sS -m 5 http://example.com/ 2>&1; echo "rc=$?"`);
+    expect(domain.output).toMatch(/Could not resolve host[\s\S]*rc=6/);
+
+    // The probe is real: the same command from an unsandboxed shell reaches the server.
+    const off = await createSandbox({ sandbox: "off", approver: "deny" });
+    onTestFinished(() => off.close());
+    expect(off.runtimeInfo.isolation?.state).toBe("off");
+    expect((await sh(off, `curl -sS -m 5 http://127.0.0.1:${port}/`)).output).toBe("reached");
+  });
+
+  it("network.allow opens exactly the listed destinations, through the library's proxy", async () => {
+    const open = await listen();
+    const closed = await listen();
+    onTestFinished(() => void open.server.close());
+    onTestFinished(() => void closed.server.close());
+    const allowed = await createSandbox({ approver: "deny", network: { allow: [`127.0.0.1:${open.port}`] } });
+    onTestFinished(() => allowed.close());
+    expect(allowed.runtimeInfo.isolation).toMatchObject({ state: "sandboxed", network: [`127.0.0.1:${open.port}`] });
+    // NO_PROXY lists 127.0.0.1 (the sandbox's own loopback); send these through the proxy explicitly.
+    const yes = await sh(allowed, `NO_PROXY= no_proxy= curl -sS -m 10 http://127.0.0.1:${open.port}/`);
+    expect(yes.output).toBe("reached");
+    const no = await sh(allowed, `NO_PROXY= no_proxy= curl -sS -m 10 http://127.0.0.1:${closed.port}/ 2>&1; echo "rc=$?"`);
+    expect(no.output).not.toContain("reached");
+    // The first sandbox's allow list is its own: the one without a list still reaches nothing.
+    const other = await sh(sb, `NO_PROXY= no_proxy= curl -sS -m 10 http://127.0.0.1:${open.port}/ 2>&1; echo "rc=$?"`);
+    expect(other.output).not.toContain("reached");
+  });
+
+  it("the workspace still works: write, read, run a script, git init and commit", async () => {
+    const r = await sh(
+      sb,
+      [
+        "printf 'print(6*7)\\n' > calc.py && python3 calc.py",
+        "echo 'console.log(\"node ok\")' > run.js && node run.js",
+        "mkdir -p deep/er && echo nested > deep/er/f && cat deep/er/f",
+        "git init -q repo && cd repo && echo a > a && git add a && git -c user.email=a@b -c user.name=a commit -qm first && git log --oneline | wc -l && cd ..",
+        "t=$(mktemp) && echo tmp-ok > \"$t\" && cat \"$t\" && dirname \"$t\"",
+      ].join(" && "),
+    );
+    expect(r.exitCode).toBe(0);
+    expect(r.output).toBe(`42\nnode ok\nnested\n1\ntmp-ok\n${sb.runtimeInfo.isolation?.tempDir}\n`);
+    expect(readFileSync(join(sb.runtimeInfo.workspace, "deep/er/f"), "utf8")).toBe("nested\n");
+  });
+
+  it("the environment is the positive list plus the caller's: no host secret, HOME the workspace, TMPDIR private", async () => {
+    const r = await sh(sb, "env | cut -d= -f1 | sort | tr '\\n' ' '; echo; echo \"$HOME|$TMPDIR|$CALLER_VAR|${OPENAI_API_KEY-unset}\"");
+    const [names, values] = r.output.trim().split("\n");
+    expect(values).toBe(`${sb.runtimeInfo.workspace}|${sb.runtimeInfo.isolation?.tempDir}|given|unset`);
+    const allowed = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TERM|USER|LOGNAME|TZ|HOME|TMPDIR|SHELL|PAGER|GIT_PAGER|NO_COLOR|GIT_TERMINAL_PROMPT|npm_config_yes|CALLER_VAR|SANDBOX_RUNTIME|PWD|OLDPWD|SHLVL|_)$/;
+    const extra = names!.split(" ").filter((n) => n !== "" && !allowed.test(n));
+    expect(extra).toEqual([]);
+    expect(names).not.toContain("OPENAI_API_KEY");
+  });
+
+  it("the private temp folder is 0700, holds spill files, and is removed on close", async () => {
+    const own = await createSandbox({ approver: "deny", shell: { maxOutputChars: 2_000 } });
+    const temp = own.runtimeInfo.isolation!.tempDir;
+    expect(temp.startsWith(sandboxesRoot())).toBe(true);
+    expect(statSync(temp).mode & 0o777).toBe(0o700);
+    const r = await own.session.run("seq 1 20000");
+    expect(r.fullOutputPath?.startsWith(`${temp}/`)).toBe(true);
+    await own.close();
+    expect(existsSync(temp)).toBe(false);
+  });
+
+  it("two sandboxes on one host cannot read or overwrite each other's temp files or workspace", async () => {
+    const a = sb;
+    const b = await createSandbox({ approver: "deny" });
+    onTestFinished(() => b.close());
+    const aTemp = a.runtimeInfo.isolation!.tempDir;
+    const aWs = a.runtimeInfo.workspace;
+    await sh(a, `echo a-private > "$TMPDIR/mine.txt" && echo a-ws > ws-file.txt`);
+    // B's shell: A's folders are not there for it (hidden), let alone writable.
+    const look = await sh(b, `cat ${aTemp}/mine.txt ${aWs}/ws-file.txt 2>&1; echo b > ${aTemp}/mine.txt 2>&1; echo "rc=$?"; ls ${sandboxesRoot()} | wc -l`);
+    expect(look.output).not.toContain("a-private");
+    expect(look.output).not.toContain("a-ws");
+    expect(look.output).toMatch(/rc=1\n2\n$/); // only B's own two folders (its workspace and temp) are visible
+    expect(readFileSync(join(aTemp, "mine.txt"), "utf8")).toBe("a-private\n");
+    // B's file tools read its own temp folder, never A's.
+    const read = await b.callTool("read_file", { path: `${aTemp}/mine.txt` });
+    expect(read.isError).toBe(true);
+    expect(text(read)).toMatch(/outside the workspace .* and the sandbox's temp folder .*\$TMPDIR/);
+    await sh(b, `echo b-private > "$TMPDIR/b.txt"`);
+    expect(text(await b.callTool("read_file", { path: `${b.runtimeInfo.isolation!.tempDir}/b.txt` }))).toContain("b-private");
+  });
+
+  it("a resize of the terminal reaches the sandboxed shell", async () => {
+    const proc = await sb.runtime.spawnShell({ cols: 80, rows: 24 });
+    onTestFinished(() => proc.kill());
+    let out = "";
+    proc.onData((c) => {
+      out += c;
+    });
+    const until = async (re: RegExp): Promise<void> => {
+      const t0 = Date.now();
+      while (!re.test(out) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+      expect(out).toMatch(re);
+    };
+    await until(/\x1b\]654;prompt\x07/);
+    proc.write("stty size\r");
+    await until(/24 80\r\n/);
+    proc.resize(132, 40);
+    await new Promise((r) => setTimeout(r, 200));
+    proc.write("stty size\r");
+    await until(/40 132\r\n/);
+  });
+
+  it("killing a background job ends the processes it started inside the sandbox", async () => {
+    const rt = sb.runtime;
+    const job = await rt.spawnJob("(while :; do date +%s%N > beat; sleep 0.05; done) & wait", { cwd: rt.workspace });
+    const beat = join(rt.workspace, "beat");
+    const t0 = Date.now();
+    while (!existsSync(beat) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));
+    job.kill();
+    await job.exited;
+    await new Promise((r) => setTimeout(r, 300));
+    const before = readFileSync(beat, "utf8");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(readFileSync(beat, "utf8")).toBe(before);
+  });
+});
+
+describe("sandbox option", () => {
+  it('sandbox: "required" where bubblewrap cannot run is an error; "auto" opens unsandboxed and says why', async () => {
+    const missing = "/nonexistent/bwrap";
+    await expect(createSandbox({ sandbox: "required", approver: "deny", runtimeOptions: { node: { bwrapPath: missing } } })).rejects.toThrow(
+      /required.*cannot run here: bubblewrap \(bwrap\) is not executable at \/nonexistent\/bwrap/,
+    );
+    const auto = await createSandbox({ approver: "deny", runtimeOptions: { node: { bwrapPath: missing } } });
+    onTestFinished(() => auto.close());
+    expect(auto.runtimeInfo.isolation?.state).toBe("unsandboxed");
+    expect(auto.runtimeInfo.isolation?.reason).toMatch(/^unsandboxed: bubblewrap \(bwrap\) is not executable/);
+    expect(auto.runtimeInfo.note).toBe(auto.runtimeInfo.isolation?.reason);
+    // Still a clean environment and a private temp folder.
+    const r = await sh(auto, 'echo "$TMPDIR|${OPENAI_API_KEY-unset}"');
+    expect(r.output).toBe(`${auto.runtimeInfo.isolation?.tempDir}|unset\n`);
+  });
+
+  it("a bad sandbox or network option is a TypeError, and leaves nothing behind", async () => {
+    const before = (await fsp.readdir(sandboxesRoot()).catch(() => [])).length;
+    await expect(createNodeRuntime({ mode: "maybe" as never })).rejects.toThrow(/sandbox must be "auto", "required" or "off"/);
+    await expect(createNodeRuntime({ network: { allow: [""] } })).rejects.toThrow(/network.allow is a list of domains/);
+    expect((await fsp.readdir(sandboxesRoot()).catch(() => [])).length).toBe(before);
+  });
+});
+
+describe.skipIf(process.platform !== "linux")("file tools against a racing symlink swap (node)", () => {
+  const ATTEMPTS = 200;
+
+  it(`no read, write or edit escapes the workspace in ${ATTEMPTS} attempts each, while a naive open does`, async () => {
+    const outside = await fsp.mkdtemp(join(tmpdir(), "sandshell-outside-"));
+    onTestFinished(() => fsp.rm(outside, { recursive: true, force: true }));
+    await fsp.writeFile(join(outside, "f"), "OUTSIDE-SECRET\n");
+    const sb = await createSandbox({ approver: "deny" });
+    onTestFinished(() => sb.close());
+    const ws = sb.runtimeInfo.workspace;
+    // The attacker: a background process of the agent, inside the sandbox, swapping d between a folder and a symlink.
+    const job = await sb.runtime.spawnJob(
+      `while :; do rm -rf d; mkdir d; echo inside > d/f; rm -rf d; ln -s ${outside} d; done`,
+      { cwd: ws },
+    );
+    onTestFinished(() => job.kill());
+    const t0 = Date.now();
+    while (!existsSync(join(ws, "d")) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+
+    let naive = 0;
+    let reads = 0;
+    let writes = 0;
+    for (let i = 0; i < ATTEMPTS; i++) {
+      const r = await sb.callTool("read_file", { path: "d/f" });
+      expect(text(r)).not.toContain("OUTSIDE-SECRET");
+      if (!r.isError) reads++;
+      const w = await sb.callTool("write_file", { path: `d/w${i}`, content: "x" });
+      if (!w.isError) writes++;
+      await sb.callTool("edit_file", { path: "d/f", old_str: "inside", new_str: "edited" });
+      // The same race against a plain open by name, which is what the tools did before.
+      const plain = await fsp.readFile(join(ws, "d/f"), "utf8").catch(() => "");
+      if (plain.includes("OUTSIDE-SECRET")) naive++;
+    }
+    const escaped = (await fsp.readdir(outside)).filter((n) => n !== "f");
+    expect(escaped).toEqual([]);
+    expect(readFileSync(join(outside, "f"), "utf8")).toBe("OUTSIDE-SECRET\n");
+    expect(naive).toBeGreaterThan(0); // the race is real
+    expect(reads + writes).toBeGreaterThan(0); // and the tools still work in between
+  }, 120_000);
+
+  it("the node file system refuses a path through a symlink instead of following it", async () => {
+    const base = await fsp.realpath(await fsp.mkdtemp(join(tmpdir(), "sandshell-nofollow-")));
+    onTestFinished(() => fsp.rm(base, { recursive: true, force: true }));
+    await fsp.mkdir(join(base, "real"));
+    await fsp.writeFile(join(base, "real/f"), "content");
+    await fsp.symlink(join(base, "real"), join(base, "link"));
+    expect(new TextDecoder().decode(await nodeFs.readFile(join(base, "real/f")))).toBe("content");
+    // ELOOP, or ENOTDIR where the kernel answers O_DIRECTORY|O_NOFOLLOW on a symlink so.
+    await expect(nodeFs.readFile(join(base, "link/f"))).rejects.toMatchObject({ code: expect.stringMatching(/^(ELOOP|ENOTDIR)$/) });
+    await expect(nodeFs.writeFile(join(base, "link/g"), "x")).rejects.toMatchObject({ code: expect.stringMatching(/^(ELOOP|ENOTDIR)$/) });
+    await expect(nodeFs.readFile(join(base, "link"))).rejects.toHaveProperty("code");
+    expect(existsSync(join(base, "real/g"))).toBe(false);
+    // A write replaces the file whole and keeps its mode.
+    await fsp.chmod(join(base, "real/f"), 0o640);
+    await nodeFs.writeFile(join(base, "real/f"), "new");
+    expect(readFileSync(join(base, "real/f"), "utf8")).toBe("new");
+    expect(statSync(join(base, "real/f")).mode & 0o777).toBe(0o640);
+    expect((await fsp.readdir(join(base, "real"))).sort()).toEqual(["f"]);
+  });
+});
