@@ -134,6 +134,40 @@ function procStat(pid: number): string[] | null {
   }
 }
 
+/** The process's children (Linux: /proc). */
+function childrenOf(pid: number): number[] {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return text === "" ? [] : text.split(" ").map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The interactive shell itself: `pid` when the pty runs bash directly, else the first descendant that leads its own
+ * process group on a terminal (inside the OS sandbox the pty runs the sandbox's launcher, which runs bash under
+ * `script` on a terminal of its own). null when there is none (not Linux, or the shell has gone).
+ */
+function interactiveShell(pid: number): number | null {
+  const queue = [pid];
+  for (let seen = 0; queue.length > 0 && seen < 64; seen++) {
+    const p = queue.shift() as number;
+    const stat = procStat(p);
+    if (stat === null) continue;
+    let comm = "";
+    try {
+      comm = readFileSync(`/proc/${p}/comm`, "utf8").trim();
+    } catch {
+      continue;
+    }
+    // fields: state ppid pgrp session tty_nr tpgid
+    if (/^(?:ba)?sh$/.test(comm) && Number(stat[2]) === p && Number(stat[4]) !== 0) return p;
+    queue.push(...childrenOf(p));
+  }
+  return null;
+}
+
 /** Every process in the session led by `pid` (node-pty starts each child in a new session). Linux: /proc. */
 function sessionMembers(pid: number): number[] {
   const members: number[] = [];
@@ -230,19 +264,18 @@ class PtyProcess implements TerminalProcess {
     if (setup === null || setup.seen || !text.includes(INTERACTIVE)) return;
     setup.seen = true;
     void fsp.rm(setup.rcPath, { force: true }).catch(() => undefined);
-    const own = procStat(this.pty.pid);
-    // tty_nr 0: the process has no controlling terminal (e.g. a wrapper that made a new session): cannot tell.
-    if (own !== null && Number(own[4]) !== 0) this.shellPgrp = Number(own[5]);
+    // An interactive bash leads its own process group, so the group's id is the shell's pid.
+    this.shellPgrp = interactiveShell(this.pty.pid);
   }
 
   verifyEnd(claimedCwd: string | undefined): { atPrompt: boolean; cwd: string | undefined } | null {
     if (this.shellPgrp === null) return null;
-    const own = procStat(this.pty.pid);
+    const own = procStat(this.shellPgrp);
     if (own === null) return null;
+    // the shell's terminal has the shell's group in the foreground again
     const atPrompt = Number(own[5]) === this.shellPgrp;
     let cwd: string | undefined;
     try {
-      // An interactive bash leads its own process group, so the group's id is the shell's pid.
       cwd = readlinkSync(`/proc/${this.shellPgrp}/cwd`);
       if (claimedCwd !== undefined && claimedCwd !== cwd && realpathSync(claimedCwd) === cwd) cwd = claimedCwd;
     } catch {
@@ -254,8 +287,17 @@ class PtyProcess implements TerminalProcess {
   /** A program of the shell's in the foreground (not the shell itself, e.g. running its builtin `read`). */
   foreground(): string | undefined {
     if (this.shellPgrp !== null) {
-      const own = procStat(this.pty.pid);
-      if (own !== null && Number(own[5]) === this.shellPgrp) return undefined;
+      const own = procStat(this.shellPgrp);
+      if (own !== null) {
+        const group = Number(own[5]);
+        if (group === this.shellPgrp) return undefined;
+        try {
+          // the foreground group's leader: the program the shell started (node-pty would name the sandbox's launcher)
+          return readFileSync(`/proc/${group}/comm`, "utf8").trim();
+        } catch {
+          // ended meanwhile: ask node-pty
+        }
+      }
     }
     try {
       return this.pty.process;
