@@ -10,6 +10,9 @@ import { findExecs, inlineCode, literalWord, programName, programSource, SHELLS,
 import { resolvePath } from "./paths.ts";
 import { EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
 
+/** The heredoc delimiters both parsers read alike: a plain word, or one quoted whole in '' or "". */
+const PLAIN_DELIMITER = /^(?:([A-Za-z0-9_.,:@%+=-]+)|'([A-Za-z0-9_.,:@%+=-]+)'|"([A-Za-z0-9_.,:@%+=-]+)")$/;
+
 const EXPANSION = new RegExp(`${EXPANSION_OPEN}([^${EXPANSION_CLOSE}]*)${EXPANSION_CLOSE}`, "g");
 
 export interface AnalyzeOptions {
@@ -471,7 +474,7 @@ export class ScriptAnalyzer {
         }
       }
     }
-    if (eff.name !== null && SHELLS.has(eff.name) && programSource(eff) === "stdin") {
+    if (eff.name !== null && (SHELLS.has(eff.name) || eff.name === "source" || eff.name === ".") && programSource(eff) === "stdin") {
       const text = this.stdinText(fact, stages);
       if (text !== null && !text.includes(DYN)) this.run(text, { ...nested(ctx), via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
     }
@@ -560,16 +563,33 @@ export class ScriptAnalyzer {
         body = { text: value.value, dynamic: value.dynamic };
         words.push(bodyNode);
       } else body = { text: raw, dynamic: false };
-      this.checkHeredocEnd(op, delimiter, end, source, script, where);
+      this.checkHeredocEnd(op, delimiter, end, bodyNode, source, script, where);
     }
     fact.redirects.push({ op, fd, target, ...(body ? { body } : {}) });
   }
 
-  /** tree-sitter accepts ` EOF` and `EOF ` as the end of a heredoc; bash does not, and then waits forever. */
-  private checkHeredocEnd(op: string, start: SyntaxNode | null, end: SyntaxNode | null, source: string, script: Script, where: string | undefined): void {
+  /**
+   * A heredoc is checked only when bash and tree-sitter certainly read it the same way: a plain delimiter
+   * (`EOF`, `'EOF'`, `"EOF"`), and the body ending at the same line for both. tree-sitter accepts ` EOF`
+   * and `EOF ` as the end (bash does not, and then waits forever); bash ends an unquoted body at a line
+   * that a backslash-newline joins into the delimiter (`EO\⏎F`), and `<<-` at a line of tabs and the
+   * delimiter, where tree-sitter may read on. Lines bash runs as commands would then be judged as text.
+   */
+  private checkHeredocEnd(op: string, start: SyntaxNode | null, end: SyntaxNode | null, body: SyntaxNode | null, source: string, script: Script, where: string | undefined): void {
     if (!start || script.problem) return;
-    const delimiter = start.text.replace(/['"\\]/g, "");
     const at = start.startPosition;
+    const plain = PLAIN_DELIMITER.exec(start.text);
+    if (!plain) {
+      script.problem = {
+        line: at.row + 1,
+        column: at.column + 1,
+        cause: `the heredoc delimiter ${start.text} may be read one way by bash and another by the guard's parser: use a plain quoted delimiter such as <<'EOF'`,
+        ...(where ? { where } : {}),
+      };
+      return;
+    }
+    const delimiter = plain[2] ?? plain[3] ?? plain[1]!;
+    const quoted = plain[1] === undefined;
     const problem = (line: number, column: number, found: string): SyntaxProblem => ({
       line,
       column,
@@ -588,7 +608,46 @@ export class ScriptAnalyzer {
     if (line !== delimiter) {
       const row = source.slice(0, lineStart).split("\n").length;
       script.problem = problem(row, 1, ` (found ${JSON.stringify(source.slice(lineStart, lineEnd))})`);
+      return;
     }
+    // Where bash ends the body: the first line (joined at backslash-newlines when unquoted) that is the delimiter.
+    const bodyStart = body ? body.startIndex : lineStart;
+    const disagree = (why: string): void => {
+      script.problem = {
+        line: at.row + 1,
+        column: at.column + 1,
+        cause: `bash and the guard's parser would end the heredoc <<${start.text} at different lines (${why}): use a quoted delimiter such as <<'EOF' and no backslash at the end of a body line`,
+        ...(where ? { where } : {}),
+      };
+    };
+    // tree-sitter starts a `<<-` body after the tabs that bash strips.
+    const bodyLine = source.lastIndexOf("\n", bodyStart - 1) + 1;
+    if (bodyStart > 0 && !/^\t*$/.test(source.slice(bodyLine, bodyStart))) return disagree("its body does not start on a line of its own");
+    const opLineEnd = source.indexOf("\n", start.endIndex);
+    if (opLineEnd > 0 && source[opLineEnd - 1] === "\\") return disagree("the line that opens it ends with a backslash");
+    let pos = bodyLine;
+    while (pos <= source.length) {
+      let nl = source.indexOf("\n", pos);
+      if (nl < 0) nl = source.length;
+      let logical = source.slice(pos, nl);
+      let next = nl + 1;
+      if (!quoted) {
+        while (/(?:^|[^\\])(?:\\\\)*\\$/.test(logical) && next <= source.length) {
+          let nl2 = source.indexOf("\n", next);
+          if (nl2 < 0) nl2 = source.length;
+          logical = logical.slice(0, -1) + source.slice(next, nl2);
+          next = nl2 + 1;
+        }
+      }
+      if (op === "<<-") logical = logical.replace(/^\t+/, "");
+      if (logical === delimiter) {
+        if (pos !== lineStart) disagree(pos < lineStart ? `bash ends it at line ${source.slice(0, pos).split("\n").length}` : "the end is not where bash looks");
+        return;
+      }
+      if (pos >= lineStart) break;
+      pos = next;
+    }
+    disagree("bash does not see the closing line where the parser does");
   }
 
   /** The static value of a word node: quotes and escapes removed, known variables substituted. */

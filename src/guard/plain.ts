@@ -41,7 +41,8 @@ const WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
 const WORD_CHAR = new Uint8Array(128);
 for (const c of WORD_CHARS) WORD_CHAR[c.charCodeAt(0)] = 1;
 const RESERVED = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "in", "function", "select", "time", "coproc", "[[", "]]", "[", "!", "{", "}", "export", "declare", "typeset", "local", "readonly", "unset"]);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+// `a[i]=1` assigns an array element (its subscript is arithmetic): tree-sitter's, as every assignment is.
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\+?=|\[)/;
 
 function isWordCode(code: number): boolean {
   return code > 127 || WORD_CHAR[code] === 1;
