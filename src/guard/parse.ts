@@ -292,7 +292,7 @@ export class ScriptAnalyzer {
           }
           const before = ctx.scope.snapshot();
           let middle: ScopeState | null = null;
-          stack.push(() => ctx.scope.merge(middle ? [before, middle] : [before]));
+          stack.push(() => ctx.scope.mergeList(op.type, middle ? [before, middle] : [before]));
           stack.push({ node: right, ctx });
           stack.push(() => {
             middle = ctx.scope.snapshot();
@@ -398,7 +398,7 @@ export class ScriptAnalyzer {
         else if (ctx.scope.lastCd) ctx.scope.restore(before!);
       }
       this.plainStatement(st, ctx, script, options, stages);
-      if (prevOp !== null) ctx.scope.merge([before!, middle!]);
+      if (prevOp !== null) ctx.scope.mergeList(prevOp, [before!, middle!]);
     }
   }
 

@@ -97,6 +97,16 @@ export class Scope {
     this.setCwds(unique([...success, ...before]));
   }
 
+  /**
+   * After `a && b` or `a || b` that may have run any of `others`: merged, and for `&&` still remembering
+   * where everything having worked leads (`mkdir B && cd B && find .` finds in B).
+   */
+  mergeList(op: string, others: readonly ScopeState[]): void {
+    const ok = op === "&&" ? (this.lastCd ?? { cwd: this.cwd, alts: this.alts }) : null;
+    this.merge(others);
+    this.lastCd = ok;
+  }
+
   /** `cd X && …`: what follows runs only if the cd worked. */
   assumeCdWorked(): void {
     if (!this.lastCd) return;
