@@ -9,6 +9,7 @@ import { DYN, type Command, type FunctionDef, type Redirect, type Script, type S
 import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
 import { resolvePath } from "./paths.ts";
 import { cdTarget, DYN_NUM, Scope, type ScopeState } from "./scope.ts";
+import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
 import { EXPANSION_BARE, EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
 
 /** The heredoc delimiters both parsers read alike: a plain word, or one quoted whole in '' or "". */
@@ -99,6 +100,23 @@ function nested(ctx: Ctx): Ctx {
   return { ...ctx, scope: ctx.scope.fork(), pipeline: null, owner: null, depth: ctx.depth + 1, background: false };
 }
 
+/** Shell variables that always hold a number (unless the script assigns them). */
+const SHELL_NUMBERS = new Set(["RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID", "EUID", "EPOCHSECONDS", "OPTIND", "HISTCMD", "COLUMNS", "LINES", "SHLVL"]);
+
+/** Arithmetic comparison operators of `[[ ]]` (each side is evaluated as arithmetic). */
+const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+
+function splitTopColon(text: string): string[] {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === ":" && depth === 0) return [text.slice(0, i), text.slice(i + 1)];
+  }
+  return [text];
+}
+
 /** Where a word stands: a command's argument (split and globbed), a redirect's target (globbed, one word), or a value (neither). */
 type WordMode = "argv" | "redirect" | "value";
 
@@ -157,6 +175,8 @@ export class ScriptAnalyzer {
     this.effects.clear();
     this.home = options.home;
     const script: Script = { commands: [], functions: [], problem: null, incomplete: null };
+    this.script = script;
+    this.options = options;
     const scope = new Scope(options.cwd, null);
     const ctx: Ctx = { scope, pipeline: null, owner: null, via: null, fn: null, depth: 0, background: false };
     this.run(source, ctx, script, options, undefined);
@@ -315,6 +335,10 @@ export class ScriptAnalyzer {
         case "unset_command": {
           const fact = this.makeCommand(node.text, [], [], ctx, script);
           const words: SyntaxNode[] = [];
+          const keyword = node.children[0]?.text ?? "";
+          // declare, typeset and local parse a name given as text, subscript and all; export and readonly do not.
+          const parsesNames = keyword === "declare" || keyword === "typeset" || keyword === "local" || keyword === "unset";
+          let nameref = false;
           for (const c of node.children) {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
             else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true);
@@ -322,11 +346,50 @@ export class ScriptAnalyzer {
               fact.argv.push(literalWord(c.text));
               this.forget(ctx, c.text);
             } else if (!SKIP.has(c.type)) {
-              fact.argv.push(...this.fields(c, ctx.scope, "argv"));
+              const ws = this.fields(c, ctx.scope, "argv");
+              fact.argv.push(...ws);
               words.push(c);
+              for (const w of ws) {
+                if (/^[-+][A-Za-z]*n/.test(w.value) && !w.dynamic) nameref = true;
+                else if (parsesNames && !/^[-+]/.test(w.value)) {
+                  const name = w.value.split("=")[0]!;
+                  this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
+                  if (!name.includes(DYN)) this.forget(ctx, name);
+                }
+              }
             }
           }
+          // A nameref makes one name stand for another: the guard follows neither from here on.
+          if (nameref) {
+            ctx.scope.forgetAll();
+            this.affects(ctx, { opaque: true });
+          }
           this.pushWords(words, fact, ctx, stack);
+          break;
+        }
+        case "compound_statement":
+        case "arithmetic_expansion": {
+          const open = node.children[0]?.type;
+          if (open === "((" || open === "$((" || open === "$[") {
+            const fact = this.makeCommand(node.text, [], [], ctx, script);
+            const body = node.text.slice(open.length, open === "$[" ? -1 : -2);
+            this.arith(body, false, open === "((" ? "(( ))" : `${open}…${open === "$[" ? "]" : "))"}`, fact, ctx);
+          }
+          pushChildren(node.children, ctx);
+          break;
+        }
+        case "expansion": {
+          if (/[:[@!]/.test(node.text)) {
+            const fact = this.makeCommand(node.text, [], [], ctx, script);
+            this.expansionCode(node, fact, ctx);
+          }
+          pushChildren(node.children, ctx);
+          break;
+        }
+        case "test_command": {
+          const fact = this.makeCommand(node.text, [], [], ctx, script);
+          this.testCode(node, fact, ctx);
+          pushChildren(node.children, ctx);
           break;
         }
         default:
@@ -348,6 +411,18 @@ export class ScriptAnalyzer {
     const loopVar = node.type === "for_statement" ? node.childForFieldName("variable")?.text : undefined;
     const walkOnce = (): void => {
       if (loopVar) this.forget(ctx, loopVar);
+      if (node.type === "c_style_for_statement") {
+        // The header `((init; test; step))` is arithmetic.
+        const open = node.children.find((c) => c.type === "((");
+        const close = node.children.find((c) => c.type === "))");
+        if (open && close) {
+          const fact = this.makeCommand(node.text.slice(0, close.endIndex - node.startIndex), [], [], inner, script);
+          for (const part of node.text.slice(open.endIndex - node.startIndex, close.startIndex - node.startIndex).split(";")) this.arith(part, false, "for (( ))", fact, inner);
+        }
+        // Its substitutions still run; its `i=0` is arithmetic (done above), not a plain assignment.
+        pushChildren(node.children.flatMap((c) => (c.type === "variable_assignment" ? c.namedChildren.slice(1) : [c])), inner);
+        return;
+      }
       pushChildren(node.children, inner);
     };
     if (depth > MAX_REWALK_DEPTH) {
@@ -365,6 +440,24 @@ export class ScriptAnalyzer {
     });
     walkOnce();
     void script;
+  }
+
+  /** `[[ a -eq b ]]` evaluates both sides as arithmetic; `[[ -v name ]]` parses name's subscript. */
+  private testCode(node: SyntaxNode, fact: Command, ctx: Ctx): void {
+    const todo: SyntaxNode[] = [node];
+    while (todo.length) {
+      const n = todo.pop()!;
+      if (n.type === "command_substitution" || n.type === "process_substitution") continue;
+      const op = n.children.find((c) => c.type === "test_operator");
+      // `[ a -eq b ]` compares integers without evaluating them; only `[[ ]]` evaluates.
+      if (op && n.type === "binary_expression" && ARITH_TESTS.has(op.text) && node.children[0]?.type === "[[") {
+        for (const side of n.namedChildren) if (side !== op) this.arith(side.text, false, `[[ ${op.text} ]]`, fact, ctx);
+      } else if (op && n.type === "unary_expression" && op.text === "-v") {
+        const operand = n.namedChildren.find((c) => c !== op);
+        if (operand) this.evaluatedName(this.word(operand, ctx.scope), `${node.children[0]?.type ?? "["} -v`, fact, ctx);
+      }
+      todo.push(...n.namedChildren);
+    }
   }
 
   private pipeline(node: SyntaxNode, ctx: Ctx, stack: Task[]): void {
@@ -477,8 +570,18 @@ export class ScriptAnalyzer {
   }
 
   private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean): void {
-    const name = node.childForFieldName("name")?.text ?? "";
+    const nameNode = node.childForFieldName("name");
+    const name = nameNode?.text ?? "";
     const valueNode = node.childForFieldName("value");
+    // `a[i]=x`, `a=([i]=x)`: the subscripts are arithmetic (for an indexed array).
+    const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([^]*)\]$/.exec(name);
+    if (sub && sub[1] !== "@" && sub[1] !== "*") this.arith(sub[1]!, false, `the subscript of ${name}=`, fact, ctx);
+    if (valueNode?.type === "array") {
+      for (const c of valueNode.namedChildren) {
+        const key = /^\[([^\]]*)\]\+?=/.exec(c.text);
+        if (key) this.arith(key[1]!, false, `the subscript [${key[1]}]=`, fact, ctx);
+      }
+    }
     const value = valueNode ? this.word(valueNode, ctx.scope) : literalWord("");
     if (valueNode) words.push(valueNode);
     fact.assignments.push({ name, value });
@@ -582,6 +685,7 @@ export class ScriptAnalyzer {
     // Track the working directory and plain variables the way the script itself changes them. A pipeline
     // stage or a background job runs in a subshell: what it changes is gone after it.
     const here = !fact.pipeline && !fact.background && eff.wrappers.every((w) => w === "builtin" || w === "command");
+    this.evaluatedText(fact, eff, ctx);
     if (here) this.changesState(fact, eff, ctx);
 
     // Code that this command runs: judge it as if it were written here.
@@ -606,6 +710,29 @@ export class ScriptAnalyzer {
     if (eff.name !== null && (SHELLS.has(eff.name) || eff.name === "source" || eff.name === ".") && programSource(eff) === "stdin") {
       const text = this.stdinText(fact, stages);
       if (text !== null && !text.includes(DYN)) this.run(text, { ...nested(ctx), via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
+    }
+  }
+
+  /** Builtins that evaluate their arguments as arithmetic or parse them as names with subscripts. */
+  private evaluatedText(fact: Command, eff: Effective, ctx: Ctx): void {
+    const name = eff.name;
+    const args = eff.argv.slice(1);
+    if (name === "let") {
+      for (const w of args) this.arith(w.value, true, "let", fact, ctx);
+    } else if (name === "test" || name === "[") {
+      args.forEach((w, i) => {
+        if (w.value === "-v" && args[i + 1]) this.evaluatedName(args[i + 1]!, `${name} -v`, fact, ctx);
+      });
+    } else if (name === "printf") {
+      const v = parseArgs(args, "v").values.get("v");
+      if (v) this.evaluatedName(v, "printf -v", fact, ctx);
+    } else if (name === "read") {
+      const p = parseArgs(args, "adinNptu");
+      for (const w of p.operands) this.evaluatedName(w, "read", fact, ctx);
+      const a = p.values.get("a");
+      if (a?.dynamic) this.evaluatedName(a, "read -a", fact, ctx);
+    } else if (name === "unset") {
+      for (const w of parseArgs(args).operands) this.evaluatedName(w, "unset", fact, ctx);
     }
   }
 
@@ -951,6 +1078,71 @@ export class ScriptAnalyzer {
 
   /** Set per check: what `~` means. */
   home = "/";
+  private script!: Script;
+  private options!: AnalyzeOptions;
+
+  /** A variable as arithmetic reads it: the shell's own counters are numbers unless the script set them. */
+  private arithLookup(scope: Scope): (name: string) => string | undefined {
+    return (name) => {
+      const v = lookupVar(name, scope, this.home);
+      if (v === undefined && SHELL_NUMBERS.has(name)) return "0";
+      return v;
+    };
+  }
+
+  /**
+   * Text bash evaluates as arithmetic (`expanded`: shell expansions already done, as in a word's value).
+   * Commands a subscript in it runs are judged as commands; what the guard cannot see marks `fact`.
+   */
+  private arith(text: string, expanded: boolean, what: string, fact: Command, ctx: Ctx): void {
+    const lookup = this.arithLookup(ctx.scope);
+    const inner = (t: string): void => this.arith(t, false, what, fact, ctx);
+    const evaluated = expanded ? text : expandArithmetic(text, lookup, inner);
+    const r = checkArithmetic(evaluated, lookup);
+    if (r.unknown !== null) fact.evaluatesUnknown ??= `${what} on ${r.unknown}`;
+    for (const code of r.code) this.run(code, { ...nested(ctx), via: "a subscript in arithmetic" }, this.script, this.options, "in a subscript that arithmetic evaluates");
+    for (const name of r.assigned) this.forget(ctx, name, true);
+  }
+
+  /** A variable name that bash parses, subscript and all (`read NAME`, `printf -v NAME`, `test -v NAME`). */
+  private evaluatedName(word: Word, what: string, fact: Command, ctx: Ctx): void {
+    if (word.dynamic) {
+      fact.evaluatesUnknown ??= `${what} \`${word.raw}\` (a name whose subscript would be evaluated)`;
+      return;
+    }
+    const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([^]*)\]/.exec(word.value);
+    if (sub && sub[1] !== "@" && sub[1] !== "*") this.arith(sub[1]!, true, `the subscript of ${what}`, fact, ctx);
+  }
+
+  /** `${…}` forms that evaluate text: `${x:off:len}`, `${a[i]}`, `${x@P}`, `${!x}`. */
+  private expansionCode(node: SyntaxNode, fact: Command, ctx: Ctx): void {
+    const text = node.text;
+    const lookup = this.arithLookup(ctx.scope);
+    const m = /^\$\{(!?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([^]*)\}$/.exec(text);
+    if (!m) return;
+    const [, bang, name, subscript, rest] = m as unknown as [string, string, string, string | undefined, string];
+    if (subscript && subscript !== "[@]" && subscript !== "[*]") this.arith(subscript.slice(1, -1), false, `the subscript of ${text}`, fact, ctx);
+    if (bang && !subscript && !/^[@*]$/.test(rest) && /^[A-Za-z_]/.test(name)) {
+      // `${!x}`: x's value names the variable to read, subscript and all.
+      const v = lookup(name);
+      if (v === undefined || v.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (it names the variable to read)`;
+      else this.evaluatedName(literalWord(v), text, fact, ctx);
+    }
+    if (rest === "@P") {
+      // A prompt string: its $(…) and `…` run.
+      const v = /^[A-Za-z_]/.test(name) ? lookup(name) : undefined;
+      if (v === undefined || v.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (a prompt string)`;
+      else for (const code of substitutions(v)) {
+        this.run(code, { ...nested(ctx), via: "a prompt string" }, this.script, this.options, "in a prompt string");
+      }
+    }
+    const substring = /^:(?![-=?+])([^]*)$/.exec(rest);
+    if (substring) {
+      // Offset and length are arithmetic; split at the first top-level colon.
+      const parts = splitTopColon(substring[1]!);
+      for (const part of parts) this.arith(part, false, `the offset of ${text}`, fact, ctx);
+    }
+  }
 }
 
 /** Line, column and likely cause of the first syntax error, in words a model can act on. */

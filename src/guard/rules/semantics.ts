@@ -105,5 +105,22 @@ export const SEMANTICS: RuleRow[] = [
       return { detail: `\`${name}\` runs as code whatever reaches its stdin, which the guard cannot see.` };
     },
   },
+  {
+    id: "unknown-evaluated-code",
+    layer: 1,
+    decision: "ask",
+    title: "Arithmetic, subscripts and prompt strings whose text the guard cannot see",
+    reason: "The shell evaluates {detail} as code (a subscript inside it can run commands), and the guard cannot see its value.",
+    hint: "Give the value literally in the command (`(( n = 3 ))`), or check it first (`[[ $n =~ ^[0-9]+$ ]] && (( n > 3 ))` still asks: write the number out).",
+    examples: [
+      "(( x ))", "echo $(( x + 1 ))", "let x", "let \"$y\"", "echo ${s:x}", "echo ${a[i]}", "read \"$name\"", "printf -v \"$v\" %s 1",
+      "test -v \"$v\"", "[[ -v $v ]]", "[[ $x -eq 1 ]]", "echo ${x@P}", "echo ${!x}", "declare \"$x=1\"", "for ((i=0; i<n; i++)); do :; done",
+      "x=\"$(cat f)\"; (( x > 1 ))", "read n < f; (( n > 3 ))", "echo $[x]", "a[$i]=1",
+    ],
+    nearMisses: ["(( 1 + 2 ))", "x=3; (( x > 1 ))", "echo $(( 2 * 3 ))", "for ((i=0; i<10; i++)); do :; done", "let x=1", "[[ 1 -eq 1 ]]", "[ \"$x\" -eq 1 ]", "read line", "printf -v out %s 1", "echo ${#x}", "test -v HOME"],
+    match(cmd) {
+      return cmd.evaluatesUnknown ? { detail: cmd.evaluatesUnknown } : null;
+    },
+  },
 ];
 
