@@ -1118,9 +1118,10 @@ export class ScriptAnalyzer {
   private expansionCode(node: SyntaxNode, fact: Command, ctx: Ctx): void {
     const text = node.text;
     const lookup = this.arithLookup(ctx.scope);
-    const m = /^\$\{(!?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([^]*)\}$/.exec(text);
+    const m = /^\$\{([!#]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([^]*)\}$/.exec(text);
     if (!m) return;
-    const [, bang, name, subscript, rest] = m as unknown as [string, string, string, string | undefined, string];
+    const [, prefix, name, subscript, rest] = m as unknown as [string, string, string, string | undefined, string];
+    const bang = prefix === "!";
     if (subscript && subscript !== "[@]" && subscript !== "[*]") this.arith(subscript.slice(1, -1), false, `the subscript of ${text}`, fact, ctx);
     if (bang && !subscript && !/^[@*]$/.test(rest) && /^[A-Za-z_]/.test(name)) {
       // `${!x}`: x's value names the variable to read, subscript and all.
