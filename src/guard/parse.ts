@@ -686,7 +686,9 @@ export class ScriptAnalyzer {
     // stage or a background job runs in a subshell: what it changes is gone after it.
     const here = !fact.pipeline && !fact.background && eff.wrappers.every((w) => w === "builtin" || w === "command");
     this.evaluatedText(fact, eff, ctx);
-    if (here) this.changesState(fact, eff, ctx);
+    // `source` of text the guard can read runs it in this shell, like eval; of anything else, forgets all.
+    const sourced = (eff.name === "source" || eff.name === ".") && programSource(eff) === "stdin" ? this.stdinText(fact, stages) : null;
+    if (here && !(sourced !== null && !sourced.includes(DYN))) this.changesState(fact, eff, ctx);
 
     // Code that this command runs: judge it as if it were written here.
     const code = inlineCode(eff);
@@ -709,7 +711,8 @@ export class ScriptAnalyzer {
     }
     if (eff.name !== null && (SHELLS.has(eff.name) || eff.name === "source" || eff.name === ".") && programSource(eff) === "stdin") {
       const text = this.stdinText(fact, stages);
-      if (text !== null && !text.includes(DYN)) this.run(text, { ...nested(ctx), via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
+      const inner = sourced !== null && here ? { ...nested(ctx), scope: ctx.scope } : nested(ctx);
+      if (text !== null && !text.includes(DYN)) this.run(text, { ...inner, via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
     }
   }
 
