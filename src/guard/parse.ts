@@ -43,7 +43,7 @@ type Task = { node: SyntaxNode; ctx: Ctx } | (() => void);
 /** Statements whose parts may run in any order, any number of times, or not at all. */
 const BRANCHING = new Set(["if_statement", "case_statement", "while_statement", "for_statement", "c_style_for_statement"]);
 /** How deep branches are walked twice (once with the state before, once with every state they may see). */
-const MAX_REWALK_DEPTH = 4;
+const MAX_REWALK_DEPTH = 3;
 
 /** What calling a function of the script does to the caller's state. */
 interface FunctionEffects {

@@ -173,3 +173,21 @@ describe("what stays allowed", () => {
     expect((await guardFor("balanced")).check(command).decision).toBe("allow");
   });
 });
+
+describe("the fast path and tree-sitter follow the same shell state", () => {
+  // Plain chains that change the directory or expand variables: both parsing paths must give the same
+  // facts (test/guard/plain.test.ts compares them over the corpus; these pin the new state tracking).
+  it.each([
+    "cd /tmp; rm -rf *", "cd /nope && ls || pwd; touch x", "cd a && cd b; ls > out", "cd / & rm -rf *", "builtin cd /etc; cat x > y",
+    "tee $HOME/x $PWD/y", "cd src; echo $PWD > f", "cd; ls", "cd ~ && touch x", "pushd /tmp; popd; touch x", "echo $X $Y > $Z",
+  ])("gives tree-sitter's facts for %j", async (command) => {
+    const { createAnalyzer } = await import("../../src/guard/language.ts");
+    const { parsePlain } = await import("../../src/guard/plain.ts");
+    expect(parsePlain(command)).not.toBeNull();
+    const analyzer = await createAnalyzer();
+    const options = { cwd: "/home/project", home: "/home/project", maxNestedDepth: 8 };
+    const facts = (fastPath: boolean) =>
+      analyzer.analyze(command, { ...options, fastPath }).commands.map((c) => ({ argv: c.argv.map((w) => [w.raw, w.value, w.dynamic, w.glob]), cwd: c.cwd, redirects: c.redirects.map((r) => r.target?.value ?? null) }));
+    expect(facts(true)).toEqual(facts(false));
+  });
+});
