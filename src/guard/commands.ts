@@ -210,8 +210,27 @@ export function isDecoder(eff: Effective): boolean {
   return false;
 }
 
-/** Where an interpreter takes its program from. */
-export type ProgramSource = "stdin" | "inline" | "file" | "none";
+/**
+ * Where an interpreter takes its program from. "stdin" includes the paths that are stdin under another
+ * name (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`); "descriptor" is another open descriptor
+ * (`/dev/fd/3`, a `<(…)` process substitution); "network" a `/dev/tcp` or `/dev/udp` socket.
+ */
+export type ProgramSource = "stdin" | "descriptor" | "network" | "inline" | "file" | "none";
+
+const STDIN_PATH = /^\/(?:dev\/stdin|dev\/fd\/0+|proc\/(?:self|thread-self|\d+)\/fd\/0+|proc\/self\/task\/\d+\/fd\/0+)$/;
+const FD_PATH = /^\/(?:dev\/fd|proc\/(?:self|thread-self|[^/]+)(?:\/task\/[^/]+)?\/fd)\/|^\/dev\/std(?:in|out|err)$/;
+const NET_PATH = /^\/dev\/(?:tcp|udp)\//;
+
+/** What reading the file `word` as a program means: its content comes from stdin, a descriptor, the network, or a file. */
+export function programFileSource(word: Word): "stdin" | "descriptor" | "network" | "file" {
+  const v = word.value.replace(/\/{2,}/g, "/").replace(/\/\.(?=\/|$)/g, "");
+  if (v === "-" || STDIN_PATH.test(v)) return "stdin";
+  if (NET_PATH.test(v)) return "network";
+  if (FD_PATH.test(v) || /^<\(|^>\(/.test(word.raw)) return "descriptor";
+  // `/proc/$$/fd/0`, `/dev/fd/$N`: a descriptor whatever the number.
+  if (word.dynamic && /^\/(?:dev\/fd|proc)\//.test(v)) return "descriptor";
+  return "file";
+}
 
 const INLINE_FLAG: Record<string, string[]> = {
   shell: ["c"],
@@ -236,13 +255,15 @@ function family(name: string): keyof typeof INLINE_FLAG {
 export function programSource(eff: Effective): ProgramSource {
   const name = eff.name;
   if (name === null || !isInterpreter(name)) return "none";
-  if (name === "source" || name === ".") return eff.argv.length > 1 ? "file" : "none";
+  if (name === "source" || name === ".") {
+    const file = eff.argv.slice(1).find((w) => w.value !== "--");
+    return file ? programFileSource(file) : "none";
+  }
   if (name === "eval") return "inline";
   const fam = family(name);
   const inline = INLINE_FLAG[fam]!;
   for (const w of eff.argv.slice(1)) {
     const v = w.value;
-    if (v === "-" || v === "/dev/stdin") return "stdin";
     if (v === "--") continue;
     if (v.startsWith("--")) {
       if (inline.includes(v.slice(2).split("=")[0]!)) return "inline";
@@ -253,7 +274,7 @@ export function programSource(eff: Effective): ProgramSource {
       if ([...v.slice(1)].some((c) => inline.includes(c))) return "inline";
       continue;
     }
-    return "file";
+    return programFileSource(w);
   }
   return "stdin";
 }

@@ -51,6 +51,12 @@ export interface Command {
   depth: number;
   /** The command with wrappers peeled off, once the parser has worked it out. */
   effective?: Effective;
+  /**
+   * Text this command evaluates as code (arithmetic, a subscript, a prompt string) whose content the
+   * guard cannot see: what and where, for the verdict. Commands the guard can see in such text are
+   * facts of their own.
+   */
+  evaluatesUnknown?: string;
 }
 
 export interface FunctionDef {

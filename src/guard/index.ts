@@ -14,6 +14,7 @@ import { LAYER0 } from "./rules/layer0.ts";
 import { LAYER1 } from "./rules/layer1.ts";
 import { LAYER2 } from "./rules/layer2.ts";
 import { LAYER3 } from "./rules/layer3.ts";
+import { SEMANTICS } from "./rules/semantics.ts";
 import { makeEnv, type RuleEnv, type RuleRow } from "./rules/row.ts";
 import type { CheckContext, Decision, Guard, GuardOptions, Layer, Policy, Verdict } from "./types.ts";
 
@@ -21,10 +22,10 @@ export type { CheckContext, Decision, Guard, GuardOptions, Layer, Policy, UserRu
 export { looksLikePythonLiteralArgument } from "./literal.ts";
 export type { LiteralKind } from "./literal.ts";
 export { POLICIES, POLICY_SUMMARY, suggestRule, compileRule } from "./policy.ts";
-export { LAYER0, LAYER1, LAYER2, LAYER3 };
+export { LAYER0, LAYER1, LAYER2, LAYER3, SEMANTICS };
 
 /** Every rule row, in the order the guard reports them. */
-export const RULES = [...LAYER0, ...LAYER1, ...LAYER2, ...LAYER3] as const;
+export const RULES = [...LAYER0, ...LAYER1, ...SEMANTICS, ...LAYER2, ...LAYER3] as const;
 
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -95,7 +96,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
   const rules = compileRules(options.rules);
   const analyzer = await createAnalyzer();
 
-  const hardRows = [...LAYER1, ...LAYER2, LAYER3[0]!];
+  const hardRows = [...LAYER1, ...SEMANTICS, ...LAYER2, LAYER3[0]!];
   const defaultRows = LAYER3.slice(1);
   const hasUserRules = rules.allow.length + rules.ask.length + rules.deny.length > 0;
 

@@ -6,11 +6,16 @@
 import type { Node, Parser } from "web-tree-sitter";
 import { copyTree, type SyntaxNode } from "./tree.ts";
 import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
-import { findExecs, inlineCode, literalWord, programName, programSource, SHELLS, unwrap } from "./commands.ts";
+import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
 import { resolvePath } from "./paths.ts";
-import { EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
+import { cdTarget, DYN_NUM, Scope, type ScopeState } from "./scope.ts";
+import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
+import { EXPANSION_BARE, EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
 
-const EXPANSION = new RegExp(`${EXPANSION_OPEN}([^${EXPANSION_CLOSE}]*)${EXPANSION_CLOSE}`, "g");
+/** The heredoc delimiters both parsers read alike: a plain word, or one quoted whole in '' or "". */
+const PLAIN_DELIMITER = /^(?:([A-Za-z0-9_.,:@%+=-]+)|'([A-Za-z0-9_.,:@%+=-]+)'|"([A-Za-z0-9_.,:@%+=-]+)")$/;
+
+const EXPANSION = new RegExp(`([${EXPANSION_OPEN}${EXPANSION_BARE}])([^${EXPANSION_CLOSE}]*)${EXPANSION_CLOSE}`, "g");
 
 export interface AnalyzeOptions {
   cwd: string;
@@ -21,45 +26,6 @@ export interface AnalyzeOptions {
   fastPath?: boolean;
 }
 
-/**
- * The working directory and plain variables as the script changes them. A fork is a snapshot: both
- * sides share the variables until one of them changes one (most scripts set none, and the walk forks
- * for every pipeline stage and substitution).
- */
-class Scope {
-  private shared = false;
-
-  constructor(
-    public cwd: string | null,
-    private vars: Map<string, string> | null,
-  ) {}
-
-  get(name: string): string | undefined {
-    return this.vars?.get(name);
-  }
-
-  set(name: string, value: string): void {
-    this.own().set(name, value);
-  }
-
-  delete(name: string): void {
-    if (this.vars?.has(name)) this.own().delete(name);
-  }
-
-  fork(): Scope {
-    const child = new Scope(this.cwd, this.vars);
-    child.shared = this.shared = this.vars !== null;
-    return child;
-  }
-
-  private own(): Map<string, string> {
-    if (!this.vars) this.vars = new Map();
-    else if (this.shared) this.vars = new Map(this.vars);
-    this.shared = false;
-    return this.vars;
-  }
-}
-
 interface Ctx {
   scope: Scope;
   pipeline: Command["pipeline"];
@@ -68,9 +34,23 @@ interface Ctx {
   fn: string | null;
   depth: number;
   background: boolean;
+  /** Branching statements this one is inside. */
+  branches?: number;
 }
 
 type Task = { node: SyntaxNode; ctx: Ctx } | (() => void);
+
+/** Statements whose parts may run in any order, any number of times, or not at all. */
+const BRANCHING = new Set(["if_statement", "case_statement", "while_statement", "for_statement", "c_style_for_statement"]);
+/** How deep branches are walked twice (once with the state before, once with every state they may see). */
+const MAX_REWALK_DEPTH = 3;
+
+/** What calling a function of the script does to the caller's state. */
+interface FunctionEffects {
+  names: Set<string>;
+  cwd: boolean;
+  opaque: boolean;
+}
 
 /**
  * tree-sitter hangs a trailing redirect on a whole list or pipeline (`cd B && find . >> f`); bash
@@ -120,11 +100,70 @@ function nested(ctx: Ctx): Ctx {
   return { ...ctx, scope: ctx.scope.fork(), pipeline: null, owner: null, depth: ctx.depth + 1, background: false };
 }
 
+/** Shell variables that always hold a number (unless the script assigns them). */
+const SHELL_NUMBERS = new Set(["RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID", "EUID", "EPOCHSECONDS", "OPTIND", "HISTCMD", "COLUMNS", "LINES", "SHLVL"]);
+
+/** Arithmetic comparison operators of `[[ ]]` (each side is evaluated as arithmetic). */
+const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+
+function splitTopColon(text: string): string[] {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === ":" && depth === 0) return [text.slice(0, i), text.slice(i + 1)];
+  }
+  return [text];
+}
+
+/** Where a word stands: a command's argument (split and globbed), a redirect's target (globbed, one word), or a value (neither). */
+type WordMode = "argv" | "redirect" | "value";
+
+/** A variable's value as the script set it, DYN when unknown; undefined when the guard knows nothing of it. */
+function lookupVar(name: string, scope: Scope, home: string): string | undefined {
+  if (name === "HOME") return scope.get("HOME") ?? home;
+  if (name === "PWD") return scope.get("PWD") ?? pwdOf(scope);
+  return scope.get(name);
+}
+
+/** $PWD: known only while the directory is certain. */
+function pwdOf(scope: Scope): string {
+  return scope.cwd !== null && scope.alts.length === 0 ? scope.cwd : DYN;
+}
+
+/** An unquoted expansion of a known value: bash splits it at IFS and globs it. */
+function bareExpansion(v: string, scope: Scope): { value: string; splits: boolean; glob: boolean } {
+  // With IFS changed, nobody knows where it splits.
+  if (scope.has("IFS")) return { value: DYN, splits: false, glob: false };
+  return { value: v, splits: v === "" || /[ \t\n]/.test(v), glob: /[*?[]/.test(v) };
+}
+
+const WHOLE_EXPANSION = /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})$/;
+const GLOB_THEN_DOTDOT = /[*?[].*?(?:^|\/)\.\.(?:\/|$)/;
+
+/** The words a word becomes once expanded, by the same rules on both parsing paths. */
+function finishWord(raw: string, value: string, dynamic: boolean, glob: boolean, splits: boolean, mode: WordMode): Word[] {
+  if (splits) {
+    if (mode === "argv" && WHOLE_EXPANSION.test(raw)) {
+      return value.split(/[ \t\n]+/).filter((f) => f !== "").map((f) => ({ raw, value: f, dynamic: false, glob: glob && /[*?[]/.test(f) }));
+    }
+    value = DYN;
+  }
+  // `./*/../..`: where `..` climbs from depends on what the glob matched (and a match may be a symlink).
+  if (glob && mode !== "value" && GLOB_THEN_DOTDOT.test(value) && !value.startsWith(DYN)) value = DYN + value;
+  return [{ raw, value, dynamic: dynamic || value.includes(DYN), glob }];
+}
+
 export class ScriptAnalyzer {
   private nextId = 0;
   private nextPipeline = 0;
   /** Redirects tree-sitter put on a list or pipeline, by the command bash gives them to. */
   private trailing = new Map<SyntaxNode, SyntaxNode[]>();
+  /** Commands that may run in other directories too (an earlier `cd` may have failed), by command. */
+  private otherCwds = new Map<Command, readonly string[]>();
+  /** What each function of the script changes when called. */
+  private effects = new Map<string, FunctionEffects>();
 
   constructor(private readonly parser: Parser) {}
 
@@ -132,12 +171,35 @@ export class ScriptAnalyzer {
     this.nextId = 0;
     this.nextPipeline = 0;
     this.trailing.clear();
+    this.otherCwds.clear();
+    this.effects.clear();
     this.home = options.home;
     const script: Script = { commands: [], functions: [], problem: null, incomplete: null };
+    this.script = script;
+    this.options = options;
     const scope = new Scope(options.cwd, null);
     const ctx: Ctx = { scope, pipeline: null, owner: null, via: null, fn: null, depth: 0, background: false };
     this.run(source, ctx, script, options, undefined);
+    // A command that may run in several directories is judged in each: one copy per other directory.
+    for (const [fact, cwds] of this.otherCwds) {
+      for (const cwd of cwds) script.commands.push({ ...fact, id: this.nextId++, cwd });
+    }
     return script;
+  }
+
+  /** Records that the function being walked (if any) changes `what` for its callers. */
+  private affects(ctx: Ctx, what: { name?: string; cwd?: boolean; opaque?: boolean }): void {
+    if (ctx.fn === null) return;
+    let e = this.effects.get(ctx.fn);
+    if (!e) this.effects.set(ctx.fn, (e = { names: new Set(), cwd: false, opaque: false }));
+    if (what.name !== undefined) e.names.add(what.name);
+    if (what.cwd) e.cwd = true;
+    if (what.opaque) e.opaque = true;
+  }
+
+  private forget(ctx: Ctx, name: string, numeric = false): void {
+    ctx.scope.forget(name, numeric);
+    this.affects(ctx, { name });
   }
 
   /** Parses `source` and walks it; nested code (bash -c strings) comes back here with depth + 1. */
@@ -177,7 +239,8 @@ export class ScriptAnalyzer {
         const c = children[i]!;
         if (!c.isNamed || SKIP.has(c.type)) continue;
         const bg = children[i + 1]?.type === "&";
-        stack.push({ node: c, ctx: bg ? { ...ctx, background: true } : ctx });
+        // `cd x &`, `x=1 &` run in a subshell: nothing they change reaches what follows.
+        stack.push({ node: c, ctx: bg ? { ...ctx, background: true, scope: ctx.scope.fork() } : ctx });
       }
     };
 
@@ -233,7 +296,30 @@ export class ScriptAnalyzer {
           const def: FunctionDef = { name, text: node.text, selfCalls: 0, selfForks: false };
           script.functions.push(def);
           const body = node.childForFieldName("body");
-          if (body) stack.push({ node: body, ctx: { ...ctx, scope: ctx.scope.fork(), fn: name, pipeline: null } });
+          // The body runs when the function is called, in whatever state the caller is then: all unknown.
+          const scope = ctx.scope.fork();
+          scope.forgetAll();
+          this.effects.set(name, { names: new Set(), cwd: false, opaque: false });
+          if (body) stack.push({ node: body, ctx: { ...ctx, scope, fn: name, pipeline: null } });
+          break;
+        }
+        case "list": {
+          // `a && b`, `a || b`: b may not run, and after the list either may have been last.
+          const [left, op, right] = node.children.filter((c) => !SKIP.has(c.type));
+          if (!left || !op || !right) {
+            pushChildren(node.children, ctx);
+            break;
+          }
+          const before = ctx.scope.snapshot();
+          let middle: ScopeState | null = null;
+          stack.push(() => ctx.scope.mergeList(op.type, middle ? [before, middle] : [before]));
+          stack.push({ node: right, ctx });
+          stack.push(() => {
+            middle = ctx.scope.snapshot();
+            if (op.type === "&&") ctx.scope.assumeCdWorked();
+            else if (ctx.scope.lastCd) ctx.scope.restore(before); // `cd x || …`: the cd failed
+          });
+          stack.push({ node: left, ctx });
           break;
         }
         case "variable_assignment":
@@ -249,29 +335,128 @@ export class ScriptAnalyzer {
         case "unset_command": {
           const fact = this.makeCommand(node.text, [], [], ctx, script);
           const words: SyntaxNode[] = [];
+          const keyword = node.children[0]?.text ?? "";
+          // declare, typeset and local parse a name given as text, subscript and all; export and readonly do not.
+          const parsesNames = keyword === "declare" || keyword === "typeset" || keyword === "local" || keyword === "unset";
+          let nameref = false;
           for (const c of node.children) {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
             else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true);
             else if (c.type === "variable_name") {
               fact.argv.push(literalWord(c.text));
-              ctx.scope.delete(c.text);
+              this.forget(ctx, c.text);
             } else if (!SKIP.has(c.type)) {
-              fact.argv.push(this.word(c, ctx.scope));
+              const ws = this.fields(c, ctx.scope, "argv");
+              fact.argv.push(...ws);
               words.push(c);
+              for (const w of ws) {
+                if (/^[-+][A-Za-z]*n/.test(w.value) && !w.dynamic) nameref = true;
+                else if (parsesNames && !/^[-+]/.test(w.value)) {
+                  const name = w.value.split("=")[0]!;
+                  this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
+                  if (!name.includes(DYN)) this.forget(ctx, name);
+                }
+              }
             }
+          }
+          // A nameref makes one name stand for another: the guard follows neither from here on.
+          if (nameref) {
+            ctx.scope.forgetAll();
+            this.affects(ctx, { opaque: true });
           }
           this.pushWords(words, fact, ctx, stack);
           break;
         }
-        case "for_statement": {
-          const variable = node.childForFieldName("variable");
-          if (variable) ctx.scope.delete(variable.text);
+        case "compound_statement":
+        case "arithmetic_expansion": {
+          const open = node.children[0]?.type;
+          if (open === "((" || open === "$((" || open === "$[") {
+            const fact = this.makeCommand(node.text, [], [], ctx, script);
+            const body = node.text.slice(open.length, open === "$[" ? -1 : -2);
+            this.arith(body, false, open === "((" ? "(( ))" : `${open}…${open === "$[" ? "]" : "))"}`, fact, ctx);
+          }
+          pushChildren(node.children, ctx);
+          break;
+        }
+        case "expansion": {
+          if (/[:[@!]/.test(node.text)) {
+            const fact = this.makeCommand(node.text, [], [], ctx, script);
+            this.expansionCode(node, fact, ctx);
+          }
+          pushChildren(node.children, ctx);
+          break;
+        }
+        case "test_command": {
+          const fact = this.makeCommand(node.text, [], [], ctx, script);
+          this.testCode(node, fact, ctx);
           pushChildren(node.children, ctx);
           break;
         }
         default:
-          pushChildren(node.children, ctx);
+          if (BRANCHING.has(node.type)) this.branching(node, ctx, stack, script, pushChildren);
+          else pushChildren(node.children, ctx);
       }
+    }
+  }
+
+  /**
+   * if/case/loops: a branch may see what another branch set, a loop body what its last round set. The
+   * statement is walked with the state before it, then once more with every state it may leave (a
+   * variable set inside is unknown, the directory any it may have changed to); both walks are judged.
+   */
+  private branching(node: SyntaxNode, ctx: Ctx, stack: Task[], script: Script, pushChildren: (children: readonly SyntaxNode[], ctx: Ctx) => void): void {
+    const depth = (ctx.branches ?? 0) + 1;
+    const inner: Ctx = { ...ctx, branches: depth };
+    const before = ctx.scope.snapshot();
+    const loopVar = node.type === "for_statement" ? node.childForFieldName("variable")?.text : undefined;
+    const walkOnce = (): void => {
+      if (loopVar) this.forget(ctx, loopVar);
+      if (node.type === "c_style_for_statement") {
+        // The header `((init; test; step))` is arithmetic.
+        const open = node.children.find((c) => c.type === "((");
+        const close = node.children.find((c) => c.type === "))");
+        if (open && close) {
+          const fact = this.makeCommand(node.text.slice(0, close.endIndex - node.startIndex), [], [], inner, script);
+          for (const part of node.text.slice(open.endIndex - node.startIndex, close.startIndex - node.startIndex).split(";")) this.arith(part, false, "for (( ))", fact, inner);
+        }
+        // Its substitutions still run; its `i=0` is arithmetic (done above), not a plain assignment.
+        pushChildren(node.children.flatMap((c) => (c.type === "variable_assignment" ? c.namedChildren.slice(1) : [c])), inner);
+        return;
+      }
+      pushChildren(node.children, inner);
+    };
+    if (depth > MAX_REWALK_DEPTH) {
+      // Too deep to walk twice: everything it may change is unknown from the start.
+      ctx.scope.forgetAll();
+      this.affects(ctx, { opaque: true });
+      walkOnce();
+      return;
+    }
+    stack.push(() => {
+      ctx.scope.merge([before]);
+      const merged = ctx.scope.snapshot();
+      stack.push(() => ctx.scope.merge([before, merged]));
+      walkOnce();
+    });
+    walkOnce();
+    void script;
+  }
+
+  /** `[[ a -eq b ]]` evaluates both sides as arithmetic; `[[ -v name ]]` parses name's subscript. */
+  private testCode(node: SyntaxNode, fact: Command, ctx: Ctx): void {
+    const todo: SyntaxNode[] = [node];
+    while (todo.length) {
+      const n = todo.pop()!;
+      if (n.type === "command_substitution" || n.type === "process_substitution") continue;
+      const op = n.children.find((c) => c.type === "test_operator");
+      // `[ a -eq b ]` compares integers without evaluating them; only `[[ ]]` evaluates.
+      if (op && n.type === "binary_expression" && ARITH_TESTS.has(op.text) && node.children[0]?.type === "[[") {
+        for (const side of n.namedChildren) if (side !== op) this.arith(side.text, false, `[[ ${op.text} ]]`, fact, ctx);
+      } else if (op && n.type === "unary_expression" && op.text === "-v") {
+        const operand = n.namedChildren.find((c) => c !== op);
+        if (operand) this.evaluatedName(this.word(operand, ctx.scope), `${node.children[0]?.type ?? "["} -v`, fact, ctx);
+      }
+      todo.push(...n.namedChildren);
     }
   }
 
@@ -284,18 +469,43 @@ export class ScriptAnalyzer {
     }
   }
 
-  private walkPlain(statements: PlainStatement[], ctx: Ctx, script: Script, options: AnalyzeOptions): void {
+  private walkPlain(statements: PlainStatement[], outer: Ctx, script: Script, options: AnalyzeOptions): void {
     const stages = new Map<number, Command[]>();
-    for (const st of statements) {
+    // A chain `a && b || c` changes state as tree-sitter's nested lists do (see the "list" case of walk):
+    // the same snapshots, the same merges, in the same order.
+    let ctx = outer;
+    let before: ScopeState | null = null;
+    let middle: ScopeState | null = null;
+    for (let s = 0; s < statements.length; s++) {
+      const st = statements[s]!;
+      const prevOp = s > 0 ? statements[s - 1]!.op : null;
+      if (prevOp === null) {
+        // A new chain; one that ends in `&` runs in the background as a whole, in a subshell.
+        let end = s;
+        while (statements[end]!.op !== null && end + 1 < statements.length) end++;
+        ctx = statements[end]!.background ? { ...outer, scope: outer.scope.fork() } : outer;
+        before = statements[end]!.op === null && end === s ? null : ctx.scope.snapshot();
+      } else {
+        middle = ctx.scope.snapshot();
+        if (prevOp === "&&") ctx.scope.assumeCdWorked();
+        else if (ctx.scope.lastCd) ctx.scope.restore(before!);
+      }
+      this.plainStatement(st, ctx, script, options, stages);
+      if (prevOp !== null) ctx.scope.mergeList(prevOp, [before!, middle!]);
+    }
+  }
+
+  private plainStatement(st: PlainStatement, ctx: Ctx, script: Script, options: AnalyzeOptions, stages: Map<number, Command[]>): void {
+    {
       const size = st.commands.length;
       const id = size > 1 ? this.nextPipeline++ : -1;
       for (let index = 0; index < size; index++) {
         const pc = st.commands[index]!;
         const c: Ctx = size > 1 ? { ...ctx, scope: ctx.scope.fork(), pipeline: { id, index, size }, background: st.background } : st.background ? { ...ctx, background: true } : ctx;
         const argv: Word[] = [];
-        for (const w of pc.words) argv.push(this.plainWord(w, c.scope));
+        for (const w of pc.words) argv.push(...this.plainWords(w, c.scope, "argv"));
         const redirects: Redirect[] = [];
-        for (const r of pc.redirects) redirects.push({ op: r.op, fd: r.fd, target: this.plainWord(r.target, c.scope) });
+        for (const r of pc.redirects) redirects.push({ op: r.op, fd: r.fd, target: this.plainWords(r.target, c.scope, "redirect")[0]! });
         const fact = this.makeCommand(pc.text, argv, redirects, c, script);
         // Substitutions run as commands of their own, owned by this one, in source order, and (as on the tree
         // path) in the state from before the command (a `cd $(…)` has not happened for them).
@@ -312,27 +522,34 @@ export class ScriptAnalyzer {
     }
   }
 
-  private plainWord(w: PlainWord, scope: Scope): Word {
-    let value = w.tilde ? this.home + w.value.slice(1) : w.value;
+  private plainWords(w: PlainWord, scope: Scope, mode: WordMode): Word[] {
+    let value = w.tilde ? (scope.get("HOME") ?? this.home) + w.value.slice(1) : w.value;
     let dynamic = false;
-    if (value.includes(EXPANSION_OPEN)) {
-      value = value.replace(EXPANSION, (_m, name: string) => {
+    let glob = w.glob;
+    let splits = false;
+    if (value.includes(EXPANSION_OPEN) || value.includes(EXPANSION_BARE)) {
+      value = value.replace(EXPANSION, (_m, open: string, name: string) => {
         if (name === "$(" || name === "`") {
           dynamic = true;
           return DYN;
         }
-        if (name === "HOME") return scope.get("HOME") ?? this.home;
-        if (name === "PWD") return scope.cwd ?? DYN;
-        const known = /^[A-Za-z_]/.test(name) ? scope.get(name) : undefined;
-        if (known !== undefined) return known;
-        dynamic = true;
-        return DYN;
+        const known = /^[A-Za-z_]/.test(name) ? lookupVar(name, scope, this.home) : undefined;
+        if (known === undefined) {
+          dynamic = true;
+          return DYN;
+        }
+        if (open === EXPANSION_OPEN || mode === "value" || known.includes(DYN)) return known;
+        const e = bareExpansion(known, scope);
+        splits ||= e.splits;
+        glob ||= e.glob;
+        return e.value;
       });
     }
-    return { raw: w.raw, value, dynamic: dynamic || value.includes(DYN), glob: w.glob };
+    return finishWord(w.raw, value, dynamic, glob, splits, mode);
   }
 
   private makeCommand(text: string, argv: Word[], redirects: Redirect[], ctx: Ctx, script: Script): Command {
+    ctx.scope.lastCd = null;
     const fact: Command = {
       id: this.nextId++,
       text,
@@ -348,18 +565,39 @@ export class ScriptAnalyzer {
       depth: ctx.depth,
     };
     script.commands.push(fact);
+    if (ctx.scope.cwd !== null && ctx.scope.alts.length) this.otherCwds.set(fact, ctx.scope.alts);
     return fact;
   }
 
   private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean): void {
-    const name = node.childForFieldName("name")?.text ?? "";
+    const nameNode = node.childForFieldName("name");
+    const name = nameNode?.text ?? "";
     const valueNode = node.childForFieldName("value");
+    // `a[i]=x`, `a=([i]=x)`: the subscripts are arithmetic (for an indexed array).
+    const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([^]*)\]$/.exec(name);
+    if (sub && sub[1] !== "@" && sub[1] !== "*") this.arith(sub[1]!, false, `the subscript of ${name}=`, fact, ctx);
+    if (valueNode?.type === "array") {
+      for (const c of valueNode.namedChildren) {
+        const key = /^\[([^\]]*)\]\+?=/.exec(c.text);
+        if (key) this.arith(key[1]!, false, `the subscript [${key[1]}]=`, fact, ctx);
+      }
+    }
     const value = valueNode ? this.word(valueNode, ctx.scope) : literalWord("");
     if (valueNode) words.push(valueNode);
     fact.assignments.push({ name, value });
     if (!persistent) return;
-    if (value.dynamic) ctx.scope.delete(name);
-    else ctx.scope.set(name, value.value);
+    this.setVar(ctx, name, value, /^[^=]*\+=/.test(node.text));
+  }
+
+  /** A plain assignment as the script makes it. */
+  private setVar(ctx: Ctx, name: string, value: Word, append: boolean): void {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return; // `a[i]=x`: an element, not a variable the guard follows
+    this.affects(ctx, { name });
+    // `cd ..` goes up from $PWD, not from where the shell is: after PWD=…, nobody knows where it goes.
+    if (name === "PWD") ctx.scope.lostCwd();
+    const old = append ? (ctx.scope.get(name) ?? DYN) : "";
+    if (value.dynamic || old.includes(DYN)) ctx.scope.forget(name);
+    else ctx.scope.set(name, old + value.value);
   }
 
   /** Substitutions inside a command's words run as commands of their own, owned by it. */
@@ -397,12 +635,13 @@ export class ScriptAnalyzer {
       else if (REDIRECTS.has(c.type)) this.redirect(c, fact, ctx, words, script, source, where, later);
       else {
         const inner = c.type === "command_name" ? (c.namedChildren[0] ?? c) : c;
-        const w = this.word(inner, ctx.scope);
+        const ws = this.fields(inner, ctx.scope, "argv");
+        const w = ws[0];
         const prev = fact.argv[fact.argv.length - 1];
         // Bash drops a backslash-newline inside a word (`r\<newline>m` is rm); tree-sitter splits the word there.
-        if (prev && lastEnd >= 0 && source.slice(lastEnd, c.startIndex) === "\\\n") {
+        if (w && ws.length === 1 && prev && lastEnd >= 0 && source.slice(lastEnd, c.startIndex) === "\\\n") {
           fact.argv[fact.argv.length - 1] = { raw: prev.raw + "\\\n" + w.raw, value: prev.value + w.value, dynamic: prev.dynamic || w.dynamic, glob: prev.glob || w.glob };
-        } else fact.argv.push(w);
+        } else fact.argv.push(...ws);
         words.push(inner);
         lastEnd = c.endIndex;
       }
@@ -443,22 +682,21 @@ export class ScriptAnalyzer {
       }
     }
 
-    // Track the working directory and plain variables the way the script itself changes them.
-    if (eff.wrappers.length === 0 && (eff.name === "cd" || eff.name === "pushd") && !fact.pipeline) {
-      const target = eff.argv.slice(1).find((w) => !w.value.startsWith("-") || w.value === "-");
-      if (!target) ctx.scope.cwd = options.home;
-      else if (target.dynamic || target.value === "-") ctx.scope.cwd = null;
-      else ctx.scope.cwd = resolvePath(target.value, ctx.scope.cwd);
-    } else if (eff.name === "popd") ctx.scope.cwd = null;
-    else if (eff.name === "read" || eff.name === "mapfile" || eff.name === "readarray") {
-      for (const w of eff.argv.slice(1)) if (!w.value.startsWith("-")) ctx.scope.delete(w.value);
-    }
+    // Track the working directory and plain variables the way the script itself changes them. A pipeline
+    // stage or a background job runs in a subshell: what it changes is gone after it.
+    const here = !fact.pipeline && !fact.background && eff.wrappers.every((w) => w === "builtin" || w === "command");
+    this.evaluatedText(fact, eff, ctx);
+    // `source` of text the guard can read runs it in this shell, like eval; of anything else, forgets all.
+    const sourced = (eff.name === "source" || eff.name === ".") && programSource(eff) === "stdin" ? this.stdinText(fact, stages) : null;
+    if (here && !(sourced !== null && !sourced.includes(DYN))) this.changesState(fact, eff, ctx);
 
     // Code that this command runs: judge it as if it were written here.
     const code = inlineCode(eff);
     if (code && !code.dynamic) {
       const label = eff.name === "eval" ? "eval" : `${eff.name} -c`;
-      this.run(code.value, { ...nested(ctx), via: label }, script, options, `in the string given to ${label}`);
+      // eval runs in this shell: what it changes stays (unless it runs in a pipeline or the background).
+      const inner = eff.name === "eval" && here ? { ...nested(ctx), scope: ctx.scope } : nested(ctx);
+      this.run(code.value, { ...inner, via: label }, script, options, `in the string given to ${label}`);
     }
     if (eff.name === "find") {
       for (const exec of findExecs(eff)) {
@@ -471,9 +709,95 @@ export class ScriptAnalyzer {
         }
       }
     }
-    if (eff.name !== null && SHELLS.has(eff.name) && programSource(eff) === "stdin") {
+    if (eff.name !== null && (SHELLS.has(eff.name) || eff.name === "source" || eff.name === ".") && programSource(eff) === "stdin") {
       const text = this.stdinText(fact, stages);
-      if (text !== null && !text.includes(DYN)) this.run(text, { ...nested(ctx), via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
+      const inner = sourced !== null && here ? { ...nested(ctx), scope: ctx.scope } : nested(ctx);
+      if (text !== null && !text.includes(DYN)) this.run(text, { ...inner, via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
+    }
+  }
+
+  /** Builtins that evaluate their arguments as arithmetic or parse them as names with subscripts. */
+  private evaluatedText(fact: Command, eff: Effective, ctx: Ctx): void {
+    const name = eff.name;
+    const args = eff.argv.slice(1);
+    if (name === "let") {
+      for (const w of args) this.arith(w.value, true, "let", fact, ctx);
+    } else if (name === "test" || name === "[") {
+      args.forEach((w, i) => {
+        if (w.value === "-v" && args[i + 1]) this.evaluatedName(args[i + 1]!, `${name} -v`, fact, ctx);
+      });
+    } else if (name === "printf") {
+      const v = parseArgs(args, "v").values.get("v");
+      if (v) this.evaluatedName(v, "printf -v", fact, ctx);
+    } else if (name === "read") {
+      const p = parseArgs(args, "adinNptu");
+      for (const w of p.operands) this.evaluatedName(w, "read", fact, ctx);
+      const a = p.values.get("a");
+      if (a?.dynamic) this.evaluatedName(a, "read -a", fact, ctx);
+    } else if (name === "unset") {
+      for (const w of parseArgs(args).operands) this.evaluatedName(w, "unset", fact, ctx);
+    }
+  }
+
+  /** What a command that runs in the shell itself changes: cd, variables it reads into, sourced files, function calls. */
+  private changesState(fact: Command, eff: Effective, ctx: Ctx): void {
+    const scope = ctx.scope;
+    const name = eff.name;
+    const args = eff.argv.slice(1);
+    if (name === "cd" || name === "pushd") {
+      this.affects(ctx, { cwd: true });
+      const operands = args.filter((w, i) => !(w.value.startsWith("-") && w.value !== "-" && !args.slice(0, i).some((p) => p.value === "--")) && w.value !== "--");
+      const target = operands[0];
+      if (!target) {
+        // `cd` alone goes to $HOME; `pushd` alone swaps the top two directories.
+        const home = scope.get("HOME") ?? this.home;
+        if (name === "pushd" || home.includes(DYN)) scope.lostCwd();
+        else scope.changeDir(() => home);
+      } else if (target.dynamic || target.value === "-" || /^[+-]\d+$/.test(target.value)) {
+        scope.lostCwd();
+      } else {
+        const cdpath = scope.get("CDPATH");
+        if (cdpath !== undefined && cdpath.includes(DYN)) scope.lostCwd();
+        else scope.changeDir((from) => cdTarget(target.value, from, cdpath));
+      }
+      return;
+    }
+    if (name === "popd") {
+      this.affects(ctx, { cwd: true });
+      scope.lostCwd();
+      return;
+    }
+    if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts") {
+      const p = parseArgs(args, name === "read" ? "adinNptu" : "dnOstuCc");
+      const arrays = [p.values.get("a")].filter((w): w is Word => w !== undefined);
+      const names = name === "getopts" ? p.operands.slice(1, 2) : p.operands;
+      for (const w of [...arrays, ...names]) if (!w.dynamic) this.forget(ctx, w.value);
+      if (name === "read" && names.length === 0 && arrays.length === 0) this.forget(ctx, "REPLY");
+      return;
+    }
+    if (name === "printf") {
+      const v = parseArgs(args, "v").values.get("v");
+      if (v && !v.dynamic) this.forget(ctx, v.value);
+      return;
+    }
+    if (name === "source" || name === ".") {
+      // A sourced file may change anything.
+      scope.forgetAll();
+      this.affects(ctx, { opaque: true });
+      return;
+    }
+    if (name === "eval" && (inlineCode(eff)?.dynamic ?? false)) {
+      scope.forgetAll();
+      this.affects(ctx, { opaque: true });
+      return;
+    }
+    const calls = name !== null && eff.wrappers.length === 0 ? this.effects.get(name) : undefined;
+    if (calls) {
+      if (calls.opaque) scope.forgetAll();
+      if (calls.cwd) scope.lostCwd();
+      for (const n of calls.names) scope.forget(n);
+      this.affects(ctx, { opaque: calls.opaque, cwd: calls.cwd });
+      if (ctx.fn !== null) for (const n of calls.names) this.affects(ctx, { name: n });
     }
   }
 
@@ -538,11 +862,11 @@ export class ScriptAnalyzer {
         default:
           if (node.type === "heredoc_redirect") later?.push(c);
           else if (target === null) {
-            target = this.word(c, ctx.scope);
+            target = this.word(c, ctx.scope, node.type === "herestring_redirect" ? "value" : "redirect");
             words.push(c);
           } else {
             // tree-sitter hangs words after a redirect's target (`echo hi >f arg`) under the redirect.
-            fact.argv.push(this.word(c, ctx.scope));
+            fact.argv.push(...this.fields(c, ctx.scope, "argv"));
             words.push(c);
           }
       }
@@ -560,16 +884,33 @@ export class ScriptAnalyzer {
         body = { text: value.value, dynamic: value.dynamic };
         words.push(bodyNode);
       } else body = { text: raw, dynamic: false };
-      this.checkHeredocEnd(op, delimiter, end, source, script, where);
+      this.checkHeredocEnd(op, delimiter, end, bodyNode, source, script, where);
     }
     fact.redirects.push({ op, fd, target, ...(body ? { body } : {}) });
   }
 
-  /** tree-sitter accepts ` EOF` and `EOF ` as the end of a heredoc; bash does not, and then waits forever. */
-  private checkHeredocEnd(op: string, start: SyntaxNode | null, end: SyntaxNode | null, source: string, script: Script, where: string | undefined): void {
+  /**
+   * A heredoc is checked only when bash and tree-sitter certainly read it the same way: a plain delimiter
+   * (`EOF`, `'EOF'`, `"EOF"`), and the body ending at the same line for both. tree-sitter accepts ` EOF`
+   * and `EOF ` as the end (bash does not, and then waits forever); bash ends an unquoted body at a line
+   * that a backslash-newline joins into the delimiter (`EO\⏎F`), and `<<-` at a line of tabs and the
+   * delimiter, where tree-sitter may read on. Lines bash runs as commands would then be judged as text.
+   */
+  private checkHeredocEnd(op: string, start: SyntaxNode | null, end: SyntaxNode | null, body: SyntaxNode | null, source: string, script: Script, where: string | undefined): void {
     if (!start || script.problem) return;
-    const delimiter = start.text.replace(/['"\\]/g, "");
     const at = start.startPosition;
+    const plain = PLAIN_DELIMITER.exec(start.text);
+    if (!plain) {
+      script.problem = {
+        line: at.row + 1,
+        column: at.column + 1,
+        cause: `the heredoc delimiter ${start.text} may be read one way by bash and another by the guard's parser: use a plain quoted delimiter such as <<'EOF'`,
+        ...(where ? { where } : {}),
+      };
+      return;
+    }
+    const delimiter = plain[2] ?? plain[3] ?? plain[1]!;
+    const quoted = plain[1] === undefined;
     const problem = (line: number, column: number, found: string): SyntaxProblem => ({
       line,
       column,
@@ -588,22 +929,76 @@ export class ScriptAnalyzer {
     if (line !== delimiter) {
       const row = source.slice(0, lineStart).split("\n").length;
       script.problem = problem(row, 1, ` (found ${JSON.stringify(source.slice(lineStart, lineEnd))})`);
+      return;
     }
+    // Where bash ends the body: the first line (joined at backslash-newlines when unquoted) that is the delimiter.
+    const bodyStart = body ? body.startIndex : lineStart;
+    const disagree = (why: string): void => {
+      script.problem = {
+        line: at.row + 1,
+        column: at.column + 1,
+        cause: `bash and the guard's parser would end the heredoc <<${start.text} at different lines (${why}): use a quoted delimiter such as <<'EOF' and no backslash at the end of a body line`,
+        ...(where ? { where } : {}),
+      };
+    };
+    // tree-sitter starts a `<<-` body after the tabs that bash strips.
+    const bodyLine = source.lastIndexOf("\n", bodyStart - 1) + 1;
+    if (bodyStart > 0 && !/^\t*$/.test(source.slice(bodyLine, bodyStart))) return disagree("its body does not start on a line of its own");
+    const opLineEnd = source.indexOf("\n", start.endIndex);
+    if (opLineEnd > 0 && source[opLineEnd - 1] === "\\") return disagree("the line that opens it ends with a backslash");
+    let pos = bodyLine;
+    while (pos <= source.length) {
+      let nl = source.indexOf("\n", pos);
+      if (nl < 0) nl = source.length;
+      let logical = source.slice(pos, nl);
+      let next = nl + 1;
+      if (!quoted) {
+        while (/(?:^|[^\\])(?:\\\\)*\\$/.test(logical) && next <= source.length) {
+          let nl2 = source.indexOf("\n", next);
+          if (nl2 < 0) nl2 = source.length;
+          logical = logical.slice(0, -1) + source.slice(next, nl2);
+          next = nl2 + 1;
+        }
+      }
+      if (op === "<<-") logical = logical.replace(/^\t+/, "");
+      if (logical === delimiter) {
+        if (pos !== lineStart) disagree(pos < lineStart ? `bash ends it at line ${source.slice(0, pos).split("\n").length}` : "the end is not where bash looks");
+        return;
+      }
+      if (pos >= lineStart) break;
+      pos = next;
+    }
+    disagree("bash does not see the closing line where the parser does");
   }
 
   /** The static value of a word node: quotes and escapes removed, known variables substituted. */
-  word(node: SyntaxNode, scope: Scope): Word {
+  word(node: SyntaxNode, scope: Scope, mode: WordMode = "value"): Word {
+    return this.fields(node, scope, mode)[0] ?? { raw: node.text, value: "", dynamic: false, glob: false };
+  }
+
+  /**
+   * The static value of a word node, as the words bash makes of it: an unquoted `$x` whose known value
+   * holds blanks splits into several words (none when it is empty) in a command's arguments; elsewhere,
+   * or inside a longer word, such a value is unknown.
+   */
+  fields(node: SyntaxNode, scope: Scope, mode: WordMode): Word[] {
     let dynamic = false;
     let glob = false;
+    let splits = false;
     const lookup = (name: string): string => {
-      if (name === "HOME") return scope.get("HOME") ?? this.home;
-      if (name === "PWD") return scope.cwd ?? DYN;
-      const v = scope.get(name);
+      const v = lookupVar(name, scope, this.home);
       if (v === undefined) {
         dynamic = true;
         return DYN;
       }
       return v;
+    };
+    const bare = (v: string): string => {
+      if (mode === "value" || v.includes(DYN)) return v;
+      const e = bareExpansion(v, scope);
+      splits ||= e.splits;
+      glob ||= e.glob;
+      return e.value;
     };
     const visit = (n: SyntaxNode, quoted: boolean): string => {
       switch (n.type) {
@@ -654,11 +1049,12 @@ export class ScriptAnalyzer {
           return n.type === "heredoc_content" ? n.text.replace(/\\([$`\\])/g, "$1") : unescape(n.text, true);
         case "simple_expansion": {
           const name = n.namedChildren[0]?.text ?? "";
-          return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? lookup(name) : ((dynamic = true), DYN);
+          if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return (dynamic = true), DYN;
+          return quoted ? lookup(name) : bare(lookup(name));
         }
         case "expansion": {
           const kids = n.namedChildren;
-          if (kids.length === 1 && kids[0]!.type === "variable_name" && n.text === "${" + kids[0]!.text + "}") return lookup(kids[0]!.text);
+          if (kids.length === 1 && kids[0]!.type === "variable_name" && n.text === "${" + kids[0]!.text + "}") return quoted ? lookup(kids[0]!.text) : bare(lookup(kids[0]!.text));
           dynamic = true;
           return DYN;
         }
@@ -672,19 +1068,85 @@ export class ScriptAnalyzer {
       // Tilde expansion applies to an unquoted leading ~ only.
       const first = node.type === "word" ? node : node.children[0];
       if (first?.type === "word" && first.text.startsWith("~")) {
-        if (value === "~" || value.startsWith("~/")) value = this.home + value.slice(1);
-        else if (value === "~+" || value.startsWith("~+/")) value = (scope.cwd ?? DYN) + value.slice(2);
+        if (value === "~" || value.startsWith("~/")) value = (scope.get("HOME") ?? this.home) + value.slice(1);
+        else if (value === "~+" || value.startsWith("~+/")) value = pwdOf(scope) + value.slice(2);
         else {
           value = DYN + value.slice(value.indexOf("/") >= 0 ? value.indexOf("/") : value.length);
           dynamic = true;
         }
       }
     }
-    return { raw: node.text, value, dynamic: dynamic || value.includes(DYN), glob };
+    return finishWord(node.text, value, dynamic, glob, splits, mode);
   }
 
   /** Set per check: what `~` means. */
   home = "/";
+  private script!: Script;
+  private options!: AnalyzeOptions;
+
+  /** A variable as arithmetic reads it: the shell's own counters are numbers unless the script set them. */
+  private arithLookup(scope: Scope): (name: string) => string | undefined {
+    return (name) => {
+      const v = lookupVar(name, scope, this.home);
+      if (v === undefined && SHELL_NUMBERS.has(name)) return "0";
+      return v;
+    };
+  }
+
+  /**
+   * Text bash evaluates as arithmetic (`expanded`: shell expansions already done, as in a word's value).
+   * Commands a subscript in it runs are judged as commands; what the guard cannot see marks `fact`.
+   */
+  private arith(text: string, expanded: boolean, what: string, fact: Command, ctx: Ctx): void {
+    const lookup = this.arithLookup(ctx.scope);
+    const inner = (t: string): void => this.arith(t, false, what, fact, ctx);
+    const evaluated = expanded ? text : expandArithmetic(text, lookup, inner);
+    const r = checkArithmetic(evaluated, lookup);
+    if (r.unknown !== null) fact.evaluatesUnknown ??= `${what} on ${r.unknown}`;
+    for (const code of r.code) this.run(code, { ...nested(ctx), via: "a subscript in arithmetic" }, this.script, this.options, "in a subscript that arithmetic evaluates");
+    for (const name of r.assigned) this.forget(ctx, name, true);
+  }
+
+  /** A variable name that bash parses, subscript and all (`read NAME`, `printf -v NAME`, `test -v NAME`). */
+  private evaluatedName(word: Word, what: string, fact: Command, ctx: Ctx): void {
+    if (word.dynamic) {
+      fact.evaluatesUnknown ??= `${what} \`${word.raw}\` (a name whose subscript would be evaluated)`;
+      return;
+    }
+    const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([^]*)\]/.exec(word.value);
+    if (sub && sub[1] !== "@" && sub[1] !== "*") this.arith(sub[1]!, true, `the subscript of ${what}`, fact, ctx);
+  }
+
+  /** `${…}` forms that evaluate text: `${x:off:len}`, `${a[i]}`, `${x@P}`, `${!x}`. */
+  private expansionCode(node: SyntaxNode, fact: Command, ctx: Ctx): void {
+    const text = node.text;
+    const lookup = this.arithLookup(ctx.scope);
+    const m = /^\$\{([!#]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([^]*)\}$/.exec(text);
+    if (!m) return;
+    const [, prefix, name, subscript, rest] = m as unknown as [string, string, string, string | undefined, string];
+    const bang = prefix === "!";
+    if (subscript && subscript !== "[@]" && subscript !== "[*]") this.arith(subscript.slice(1, -1), false, `the subscript of ${text}`, fact, ctx);
+    if (bang && !subscript && !/^[@*]$/.test(rest) && /^[A-Za-z_]/.test(name)) {
+      // `${!x}`: x's value names the variable to read, subscript and all.
+      const v = lookup(name);
+      if (v === undefined || v.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (it names the variable to read)`;
+      else this.evaluatedName(literalWord(v), text, fact, ctx);
+    }
+    if (rest === "@P") {
+      // A prompt string: its $(…) and `…` run.
+      const v = /^[A-Za-z_]/.test(name) ? lookup(name) : undefined;
+      if (v === undefined || v.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (a prompt string)`;
+      else for (const code of substitutions(v)) {
+        this.run(code, { ...nested(ctx), via: "a prompt string" }, this.script, this.options, "in a prompt string");
+      }
+    }
+    const substring = /^:(?![-=?+])([^]*)$/.exec(rest);
+    if (substring) {
+      // Offset and length are arithmetic; split at the first top-level colon.
+      const parts = splitTopColon(substring[1]!);
+      for (const part of parts) this.arith(part, false, `the offset of ${text}`, fact, ctx);
+    }
+  }
 }
 
 /** Line, column and likely cause of the first syntax error, in words a model can act on. */

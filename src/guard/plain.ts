@@ -32,6 +32,8 @@ export interface PlainStatement {
   /** One command, or the stages of a pipeline. */
   commands: PlainCommand[];
   background: boolean;
+  /** `&&` or `||` when the next statement runs only on this one's success or failure. */
+  op: "&&" | "||" | null;
 }
 
 // Unquoted characters that may appear in a plain word. Everything else (`$`, `` ` ``, `\`, `(`, `)`,
@@ -41,7 +43,8 @@ const WORD_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
 const WORD_CHAR = new Uint8Array(128);
 for (const c of WORD_CHARS) WORD_CHAR[c.charCodeAt(0)] = 1;
 const RESERVED = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "in", "function", "select", "time", "coproc", "[[", "]]", "[", "!", "{", "}", "export", "declare", "typeset", "local", "readonly", "unset"]);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+// `a[i]=1` assigns an array element (its subscript is arithmetic): tree-sitter's, as every assignment is.
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\+?=|\[)/;
 
 function isWordCode(code: number): boolean {
   return code > 127 || WORD_CHAR[code] === 1;
@@ -50,6 +53,8 @@ function isWordCode(code: number): boolean {
 /** Marks an expansion inside a plain word's value: EXPANSION_OPEN + name + EXPANSION_CLOSE. */
 export const EXPANSION_OPEN = "\u0001";
 export const EXPANSION_CLOSE = "\u0002";
+/** The same for an unquoted expansion (bash splits and globs its value). */
+export const EXPANSION_BARE = "\u0003";
 
 /** `$NAME`, `${NAME}` or a special parameter (`$1`, `$?`, `$@`, …) at `at`; null for anything else. */
 function readExpansion(source: string, at: number): { text: string; end: number } | null {
@@ -209,7 +214,7 @@ class PlainLexer {
       } else if (c === "$") {
         const x = readExpansion(source, i);
         if (!x) return null;
-        value += x.text;
+        value += EXPANSION_BARE + x.text.slice(1);
         i = x.end;
       } else if (c === "\\") {
         // Escapes tree-sitter reads as bash does: `\;` `\(` `\)` `\!` as whole words (find), `\*` `\?` `\.` in words.
@@ -257,9 +262,9 @@ class PlainLexer {
     return true;
   }
 
-  private endStatement(background: boolean): boolean {
+  private endStatement(background: boolean, op: PlainStatement["op"] = null): boolean {
     if (!this.endCommand()) return false;
-    this.statements.push({ commands: this.commands, background });
+    this.statements.push({ commands: this.commands, background, op });
     this.commands = [];
     return true;
   }
@@ -279,7 +284,7 @@ class PlainLexer {
       if (this.cmdStart < 0 && c !== ";" && c !== "|" && c !== "&") this.cmdStart = i;
       if (c === "|") {
         if (source[i + 1] === "|") {
-          if (!this.endStatement(false)) return null;
+          if (!this.endStatement(false, "||")) return null;
           this.i += 2;
         } else {
           if (source[i + 1] === "&" || !this.endCommand()) return null;
@@ -290,7 +295,7 @@ class PlainLexer {
       }
       if (c === "&") {
         if (source[i + 1] === "&") {
-          if (!this.endStatement(false)) return null;
+          if (!this.endStatement(false, "&&")) return null;
           this.i += 2;
           pending = true;
           continue;
