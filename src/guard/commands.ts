@@ -142,7 +142,7 @@ function tmuxCommand(args: readonly Word[]): Word[] | null {
   const sub = top.rest[0]?.value;
   if (sub === undefined) return null;
   if (TMUX_SHELL_COMMANDS.has(sub)) {
-    const p = parseArgs(top.rest.slice(1), "cefFnstxyplLbBdhwTE", [], true);
+    const p = parseArgs(top.rest.slice(1), "cefFnstxyl", [], true);
     return p.rest.length ? shellOrArgv(p.rest) : null;
   }
   if (sub === "send-keys" || sub === "send") {
@@ -319,6 +319,43 @@ export function unwrap(argv: readonly Word[]): Effective {
   }
   const name = rest.length ? programName(rest[0]) : null;
   return { argv: spelledOut(name, rest), name, wrappers, stdinArgs };
+}
+
+/** Git subcommands that write (or delete in) the work tree. */
+const GIT_WORKTREE_WRITERS = new Set(["clean", "checkout", "switch", "restore", "reset", "stash", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "apply", "rm", "mv", "init"]);
+
+/**
+ * `git -C DIR` / `git --work-tree=DIR` with a subcommand that writes the work tree: DIR is written
+ * (`git --work-tree=/ clean -fdx` deletes under /). Without either, git works in the workspace: nothing to add.
+ */
+function gitWrites(eff: Effective): FileOperands {
+  const argv = eff.argv;
+  const sub = gitSubcommand(argv);
+  if (sub < 0 || !GIT_WORKTREE_WRITERS.has(argv[sub]!.value)) return NONE;
+  let dir: string | null = null;
+  let tree: Word | null = null;
+  let dynamic = false;
+  for (let i = 1; i < sub; i++) {
+    const v = argv[i]!.value;
+    const next = argv[i + 1];
+    if (v === "-C" && next) {
+      dir = dir === null || next.value.startsWith("/") ? next.value : `${dir}/${next.value}`;
+      dynamic ||= next.dynamic;
+      i++;
+    } else if (v === "--work-tree" && next) {
+      tree = next;
+      i++;
+    } else if (v.startsWith("--work-tree=")) tree = { ...argv[i]!, value: v.slice(12) };
+  }
+  if (dir === null && tree === null) return NONE;
+  // --work-tree is relative to the directory -C moved to.
+  let target: Word;
+  if (tree && (tree.value.startsWith("/") || dir === null)) target = tree;
+  else if (tree) target = { ...tree, value: `${dir}/${tree.value}`, dynamic: tree.dynamic || dynamic };
+  else target = { raw: dir!, value: dir!, dynamic, glob: false };
+  const clean = argv[sub]!.value === "clean";
+  const rest = parseArgs(argv.slice(sub + 1));
+  return { writes: [target], reads: [], deletes: clean, recursive: clean && rest.flags.has("d") };
 }
 
 /** Index of git's subcommand in `git [global options] SUB …`, or -1. */
@@ -610,6 +647,8 @@ export function fileOperands(eff: Effective): FileOperands {
       return { writes: [p.values.get("P") ?? p.values.get("directory-prefix") ?? literalWord(".")], reads: [], deletes: false, recursive: false };
     }
   }
+  if (name === "git") return gitWrites(eff);
+  if (name === "sudoedit") return { writes: parseArgs(args, "ugCDhprtTU", ["user", "group", "close-from", "chdir", "host", "prompt"]).operands, reads: [], deletes: false, recursive: false };
   if (name === "sort") {
     const p = parseArgs(args, "oktSTz", ["output", "key", "field-separator", "buffer-size", "temporary-directory"]);
     const out = p.values.get("o") ?? p.values.get("output");

@@ -7,6 +7,7 @@ import type { Node, Parser } from "web-tree-sitter";
 import { copyTree, type SyntaxNode } from "./tree.ts";
 import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, programName, programSource, SHELLS, unwrap } from "./commands.ts";
+import { embeddedCode } from "./embedded.ts";
 import { resolvePath } from "./paths.ts";
 import { EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
 
@@ -459,6 +460,10 @@ export class ScriptAnalyzer {
     if (code && !code.dynamic) {
       const label = eff.name === "eval" ? "eval" : `${eff.name} -c`;
       this.run(code.value, { ...nested(ctx), via: label }, script, options, `in the string given to ${label}`);
+    }
+    // Command lines inside other programs' arguments (trap, tar --to-command, git -c core.pager, python3 -c os.system(…)).
+    for (const e of embeddedCode(eff, fact.argv, fact.assignments)) {
+      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via }, script, options, `in the command given to ${e.via}`);
     }
     if (eff.name === "find") {
       for (const exec of findExecs(eff)) {
