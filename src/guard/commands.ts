@@ -231,6 +231,7 @@ function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean }
     case "batch": {
       // at reads the commands it schedules from stdin (or -f FILE): like `sh` reading stdin.
       const p = parseArgs(args, "qft", [], false);
+      if (["l", "r", "d", "c", "V"].some((f) => p.flags.has(f))) return null; // list, remove, show: nothing scheduled
       const file = p.values.get("f");
       return { rest: file ? [literalWord("sh"), file] : [literalWord("sh")] };
     }
