@@ -380,8 +380,8 @@ function spelledOut(name: string | null, argv: Word[]): Word[] {
     const tail = argv[sub]!.value === "clean" ? spellOut(argv.slice(sub + 1), LONG_OPTIONS["git clean"]!) : argv.slice(sub + 1);
     return head === argv.slice(0, sub) && tail === argv.slice(sub + 1) ? argv : [...head, argv[sub]!, ...tail];
   }
-  const names = LONG_OPTIONS[name];
-  return names ? spellOut(argv, names) : argv;
+  // Own keys only: a program called `constructor` is not in the table.
+  return Object.hasOwn(LONG_OPTIONS, name) ? spellOut(argv, LONG_OPTIONS[name]!) : argv;
 }
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash"]);

@@ -108,9 +108,18 @@ function assignmentsOf(argv: readonly Word[], assignments: ReadonlyArray<{ name:
 }
 
 /** Every command line `eff` hands to a shell besides the `sh -c` / eval strings the parser already unpacks. */
+// The parser and the rules both ask, once per command: remember the answer per effective command.
+const memo = new WeakMap<Effective, Embedded[]>();
+
 export function embeddedCode(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>): Embedded[] {
-  const name = eff.name;
-  if (name === null) return NONE;
+  if (eff.name === null || eff.argv.length < 2) return NONE;
+  let found = memo.get(eff);
+  if (!found) memo.set(eff, (found = findEmbedded(eff, argv, assignments)));
+  return found;
+}
+
+function findEmbedded(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>): Embedded[] {
+  const name = eff.name!;
   const args = eff.argv.slice(1);
   switch (name) {
     case "trap": {
@@ -165,16 +174,26 @@ export function embeddedCode(eff: Effective, argv: readonly Word[], assignments:
 // ---- Inline code of interpreters -------------------------------------------------------------------
 
 /** Where an interpreter's inline program is: `python3 -c CODE`, `node -e CODE`, `perl -e CODE`, `awk 'PROGRAM'`. */
-export function interpreterCode(eff: Effective): { lang: "python" | "node" | "perl" | "ruby" | "php" | "awk"; code: string } | null {
-  const name = eff.name;
-  if (name === null) return null;
-  const lang = /^(?:python[0-9.]*|pypy[0-9.]*)$/.test(name) ? "python"
+type Lang = "python" | "node" | "perl" | "ruby" | "php" | "awk";
+
+// Every command asks; most are not interpreters. One cheap test first, then the family by name.
+const MAYBE_INTERPRETER = /^(?:py|no|bu|de|pe|ru|ph|aw|ga|ma|na)/;
+
+function languageOf(name: string): Lang | null {
+  if (!MAYBE_INTERPRETER.test(name)) return null;
+  return /^(?:python[0-9.]*|pypy[0-9.]*)$/.test(name) ? "python"
     : /^(?:node|nodejs|bun|deno)$/.test(name) ? "node"
     : /^perl[0-9.]*$/.test(name) ? "perl"
     : /^ruby[0-9.]*$/.test(name) ? "ruby"
     : /^php[0-9.]*$/.test(name) ? "php"
-    : /^(?:awk|gawk|mawk|nawk|busybox-awk)$/.test(name) ? "awk"
+    : /^(?:awk|gawk|mawk|nawk)$/.test(name) ? "awk"
     : null;
+}
+
+export function interpreterCode(eff: Effective): { lang: Lang; code: string } | null {
+  const name = eff.name;
+  if (name === null || eff.argv.length < 2) return null;
+  const lang = languageOf(name);
   if (lang === null) return null;
   const args = eff.argv.slice(1);
   if (lang === "awk") {

@@ -3,7 +3,7 @@
 // for what they are.
 
 import type { Command, Script, Word } from "../facts.ts";
-import { parseArgs } from "../commands.ts";
+import { parseArgs, programName } from "../commands.ts";
 import { isInside, resolvePath } from "../paths.ts";
 import { redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
@@ -31,6 +31,7 @@ function outsideLinks(env: RuleEnv): Link[] {
   if (links) return links;
   links = [];
   for (const c of env.script.commands) {
+    if (programName(c.argv[0]) !== "ln" && c.effective?.wrappers.length === 0) continue;
     const eff = env.effective(c);
     if (eff.name !== "ln") continue;
     const p = parseArgs(eff.argv.slice(1), "tS", ["target-directory", "suffix"]);
