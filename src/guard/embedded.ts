@@ -108,11 +108,14 @@ function assignmentsOf(argv: readonly Word[], assignments: ReadonlyArray<{ name:
 }
 
 /** Every command line `eff` hands to a shell besides the `sh -c` / eval strings the parser already unpacks. */
+/** Programs (besides interpreters) that may carry a command line in their arguments or environment. */
+const HOSTS = new Set(["trap", "tar", "zip", "git", "rsync", "ssh", "scp", "sftp", "man", "less"]);
+
 // The parser and the rules both ask, once per command: remember the answer per effective command.
 const memo = new WeakMap<Effective, Embedded[]>();
 
 export function embeddedCode(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>): Embedded[] {
-  if (eff.name === null || eff.argv.length < 2) return NONE;
+  if (eff.name === null || eff.argv.length < 2 || !(HOSTS.has(eff.name) || languageOf(eff.name) !== null)) return NONE;
   let found = memo.get(eff);
   if (!found) memo.set(eff, (found = findEmbedded(eff, argv, assignments)));
   return found;
