@@ -3,18 +3,29 @@
 
 import { DYN, type Word } from "./facts.ts";
 import { judgeEffective, type Judged } from "./options/index.ts";
+import { LONG_OPTIONS, spellOut } from "./rules/abbrev.ts";
 
 /** A word built by the guard itself (for `{}` of find -exec, or a static string). */
 export function literalWord(value: string): Word {
   return { raw: value, value, dynamic: value.includes(DYN), glob: false };
 }
 
-/** `\rm`, `"rm"`, `/bin/rm` and `/usr/bin/rm` are all `rm`; null when the name is computed. */
+/** A glob in the last part of a program name (`r[m]`, `/bin/r?`): bash expands it, so the name is unknown. */
+const GLOB_NAME = /[*?]|\[[^\]]*\]/;
+
+/**
+ * `\rm`, `"rm"`, `/bin/rm` and `/usr/bin/rm` are all `rm`; null when the name is computed: a variable or
+ * substitution, a glob bash expands (`r[m]`, `/bin/r?`), or an expansion that word splitting cuts up.
+ */
 export function programName(word: Word | undefined): string | null {
   if (!word || word.dynamic) return null;
   const v = word.value;
   const slash = v.lastIndexOf("/");
-  return slash >= 0 && slash < v.length - 1 ? v.slice(slash + 1) : v;
+  const name = slash >= 0 && slash < v.length - 1 ? v.slice(slash + 1) : v;
+  if (word.glob && GLOB_NAME.test(name)) return null;
+  // `X="rm -rf"; $X /`: an unquoted expansion with blanks in it is split into several words.
+  if (word.raw.includes("$") && /[ \t\n]/.test(v) && !/^(["']).*\1$/s.test(word.raw)) return null;
+  return name;
 }
 
 export interface ParsedArgs {
@@ -108,9 +119,139 @@ function dropAssignments(words: Word[]): Word[] {
   return words.slice(i);
 }
 
+/** Words joined by spaces into one, as watch, parallel, sg and tmux hand them to `sh -c`. */
+export function joinWords(words: readonly Word[]): Word {
+  const value = words.map((w) => w.value).join(" ");
+  return { raw: words.map((w) => w.raw).join(" "), value, dynamic: value.includes(DYN), glob: false };
+}
+
+/** `sh -c CODE`: how the guard sees a wrapper that hands its command to a shell as one string. */
+function viaShell(code: Word): Word[] {
+  return [literalWord("sh"), literalWord("-c"), code];
+}
+
+/** A wrapper that runs a string through a shell when given one word, or joins its words (watch, parallel). */
+function shellOrArgv(rest: Word[]): Word[] {
+  return rest.length === 1 ? viaShell(rest[0]!) : rest.length ? viaShell(joinWords(rest)) : [];
+}
+
+/** `su -c CMD`, `runuser -c CMD`, `sg GROUP -c CMD`: the value of -c / --command (attached or not). */
+function commandOption(args: readonly Word[]): Word | null {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === "--") return null;
+    if (v === "-c" || v === "--command" || v === "--session-command") return args[i + 1] ?? null;
+    if (/^--(?:command|session-command)=/.test(v)) return { ...args[i]!, value: v.slice(v.indexOf("=") + 1) };
+    if (/^-[a-zA-Z]*c./.test(v) && !v.startsWith("--")) return { ...args[i]!, value: v.slice(v.indexOf("c") + 1) };
+    if (/^-[a-zA-Z]*c$/.test(v)) return args[i + 1] ?? null;
+  }
+  return null;
+}
+
+const TMUX_SHELL_COMMANDS = new Set(["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "if-shell", "if", "pipe-pane", "pipep", "display-popup", "popup"]);
+const TMUX_KEYS = /^(?:Enter|C-m|C-j|KPEnter|Space|Tab|BSpace|Escape|C-[a-z])$/;
+
+/** What tmux runs: the shell command of new-session & co., or the keys send-keys types (Enter ends a line). */
+function tmuxCommand(args: readonly Word[]): Word[] | null {
+  const top = parseArgs(args, "LSfcT", [], true);
+  const sub = top.rest[0]?.value;
+  if (sub === undefined) return null;
+  if (TMUX_SHELL_COMMANDS.has(sub)) {
+    const p = parseArgs(top.rest.slice(1), "cefFnstxyl", [], true);
+    return p.rest.length ? shellOrArgv(p.rest) : null;
+  }
+  if (sub === "send-keys" || sub === "send") {
+    const p = parseArgs(top.rest.slice(1), "tNc", [], true);
+    const keys = p.rest.filter((w) => !TMUX_KEYS.test(w.value));
+    return keys.length ? viaShell(joinWords(keys)) : null;
+  }
+  return null;
+}
+
+/** `parallel CMD ::: a b`: each input is put in place of `{}` (or appended), and the line runs in a shell. */
+function parallelCommand(args: readonly Word[]): { rest: Word[]; stdinArgs: boolean } | null {
+  const p = parseArgs(args, "jSdEIXNLlnPaC", ["jobs", "sshlogin", "delimiter", "eof", "max-args", "max-lines", "arg-file", "colsep", "workdir", "tmpdir", "results", "joblog", "basefile", "tag-string", "env"], true);
+  const sep = p.rest.findIndex((w) => /^:::+$/.test(w.value));
+  const template = sep >= 0 ? p.rest.slice(0, sep) : p.rest;
+  if (!template.length) return null;
+  const inputs = sep >= 0 ? p.rest.slice(sep + 1).filter((w) => !/^:::+$/.test(w.value)) : [];
+  const line = joinWords(template);
+  let code = line;
+  if (inputs.length && line.value.includes("{}")) {
+    const value = inputs.map((i) => line.value.split("{}").join(i.value)).join("; ");
+    code = { raw: line.raw, value, dynamic: value.includes(DYN), glob: false };
+  } else if (inputs.length) code = joinWords([line, ...inputs]);
+  return { rest: viaShell(code), stdinArgs: sep < 0 || p.values.has("a") || p.values.has("arg-file") };
+}
+
 /** How each wrapper's options look, and where its command starts. */
 function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean } | null {
   switch (name) {
+    case "watch": {
+      const p = parseArgs(args, "nq", ["interval", "equexit"], true);
+      // `watch -x CMD ARGS` runs CMD itself; otherwise the words are joined and run by `sh -c`.
+      return { rest: p.flags.has("x") || p.flags.has("exec") ? p.rest : shellOrArgv(p.rest) };
+    }
+    case "flock": {
+      const p = parseArgs(args, "wE", ["timeout", "conflict-exit-code"], true);
+      const code = commandOption(p.rest.slice(1));
+      if (code) return { rest: viaShell(code) };
+      return { rest: p.rest.slice(1) }; // `flock FILE CMD ARGS`; `flock FD` alone runs nothing
+    }
+    case "script": {
+      const code = commandOption(args);
+      return code ? { rest: viaShell(code) } : null;
+    }
+    case "su":
+    case "runuser": {
+      const code = commandOption(args);
+      if (code) return { rest: viaShell(code) };
+      if (name === "runuser") {
+        const p = parseArgs(args, "ugGsw", ["user", "group", "supp-group", "shell", "whitelist-environment"], true);
+        if (p.values.has("u") || p.values.has("user")) return { rest: p.rest };
+      }
+      return null;
+    }
+    case "sg": {
+      const rest = args.filter((w) => w.value !== "-").slice(1); // the group
+      const code = commandOption(rest);
+      return code ? { rest: viaShell(code) } : rest.length ? { rest: shellOrArgv(rest) } : null;
+    }
+    case "unshare":
+      return { rest: parseArgs(args, "SGRwt", ["setuid", "setgid", "root", "wd", "propagation", "map-user", "map-group", "map-users", "map-groups", "kill-child"], true).rest };
+    case "nsenter":
+      return { rest: parseArgs(args, "tSG", ["target", "setuid", "setgid"], true).rest };
+    case "chroot": {
+      const p = parseArgs(args, "", ["userspec", "groups"], true);
+      return { rest: p.rest.slice(1) }; // the new root
+    }
+    case "strace":
+    case "ltrace": {
+      const p = parseArgs(args, "eopsuaEIOSPXAbDFlnLx", ["output", "trace", "signal", "user", "env", "string-limit"], true);
+      return { rest: p.rest };
+    }
+    case "taskset": {
+      const p = parseArgs(args, "", [], true);
+      return p.flags.has("p") || p.flags.has("pid") ? null : { rest: p.rest.slice(1) }; // the mask or cpu list
+    }
+    case "fakeroot":
+      return { rest: parseArgs(args, "lsib", ["lib", "faked"], true).rest };
+    case "tmux": {
+      const rest = tmuxCommand(args);
+      return rest ? { rest } : null;
+    }
+    case "parallel":
+      return parallelCommand(args);
+    case "at":
+    case "batch": {
+      // at reads the commands it schedules from stdin (or -f FILE): like `sh` reading stdin.
+      const p = parseArgs(args, "qft", [], false);
+      if (["l", "r", "d", "c", "V"].some((f) => p.flags.has(f))) return null; // list, remove, show: nothing scheduled
+      const file = p.values.get("f");
+      return { rest: file ? [literalWord("sh"), file] : [literalWord("sh")] };
+    }
+    case "sudoedit":
+      return null;
     case "sudo": {
       const p = parseArgs(args, "ugCDhprtTU", ["user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"], true);
       return { rest: dropAssignments(p.rest) };
@@ -122,6 +263,9 @@ function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean }
       return { rest: parseArgs(args, "u", ["user"], true).rest };
     case "env": {
       const p = parseArgs(args, "uCS", ["unset", "chdir", "split-string"], true);
+      // `env -S "rm -rf /"` splits its string into words: judged as the command line it spells.
+      const split = p.values.get("S") ?? p.values.get("split-string");
+      if (split) return { rest: viaShell(joinWords([split, ...p.rest])) };
       return { rest: dropAssignments(p.rest) };
     }
     case "command": {
@@ -150,8 +294,10 @@ function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean }
       const p = parseArgs(args, "cnp", ["class", "classdata", "pid"], true);
       return p.flags.has("p") ? null : { rest: p.rest };
     }
-    case "chrt":
-      return { rest: parseArgs(args, "", [], true).rest.slice(1) };
+    case "chrt": {
+      const p = parseArgs(args, "T", ["sched-runtime", "sched-period", "sched-deadline"], true);
+      return p.flags.has("p") || p.flags.has("pid") ? null : { rest: p.rest.slice(1) }; // the priority
+    }
     case "xargs":
       return {
         rest: parseArgs(args, "IiLlnPsdEa", ["replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "eof", "arg-file", "process-slot-var"], true).rest,
@@ -165,6 +311,8 @@ function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean }
 export const WRAPPERS = new Set([
   "sudo", "doas", "pkexec", "run0", "env", "command", "builtin", "exec", "nice", "nohup", "timeout",
   "time", "stdbuf", "ionice", "setsid", "chrt", "busybox", "xargs",
+  "watch", "flock", "script", "su", "runuser", "sg", "unshare", "nsenter", "chroot", "strace", "ltrace",
+  "taskset", "fakeroot", "tmux", "parallel", "at", "batch",
 ]);
 
 export function unwrap(argv: readonly Word[]): Effective {
@@ -185,7 +333,70 @@ export function unwrap(argv: readonly Word[]): Effective {
     stdinArgs ||= peeled.stdinArgs ?? false;
     rest = peeled.rest;
   }
-  return { argv: rest, name: rest.length ? programName(rest[0]) : null, wrappers, stdinArgs };
+  const name = rest.length ? programName(rest[0]) : null;
+  return { argv: spelledOut(name, rest), name, wrappers, stdinArgs };
+}
+
+/** Git subcommands that write (or delete in) the work tree. */
+const GIT_WORKTREE_WRITERS = new Set(["clean", "checkout", "switch", "restore", "reset", "stash", "merge", "pull", "rebase", "cherry-pick", "revert", "am", "apply", "rm", "mv", "init"]);
+
+/**
+ * `git -C DIR` / `git --work-tree=DIR` with a subcommand that writes the work tree: DIR is written
+ * (`git --work-tree=/ clean -fdx` deletes under /). Without either, git works in the workspace: nothing to add.
+ */
+function gitWrites(eff: Effective): FileOperands {
+  const argv = eff.argv;
+  const sub = gitSubcommand(argv);
+  if (sub < 0 || !GIT_WORKTREE_WRITERS.has(argv[sub]!.value)) return NONE;
+  let dir: string | null = null;
+  let tree: Word | null = null;
+  let dynamic = false;
+  for (let i = 1; i < sub; i++) {
+    const v = argv[i]!.value;
+    const next = argv[i + 1];
+    if (v === "-C" && next) {
+      dir = dir === null || next.value.startsWith("/") ? next.value : `${dir}/${next.value}`;
+      dynamic ||= next.dynamic;
+      i++;
+    } else if (v === "--work-tree" && next) {
+      tree = next;
+      i++;
+    } else if (v.startsWith("--work-tree=")) tree = { ...argv[i]!, value: v.slice(12) };
+  }
+  if (dir === null && tree === null) return NONE;
+  // --work-tree is relative to the directory -C moved to.
+  let target: Word;
+  if (tree && (tree.value.startsWith("/") || dir === null)) target = tree;
+  else if (tree) target = { ...tree, value: `${dir}/${tree.value}`, dynamic: tree.dynamic || dynamic };
+  else target = { raw: dir!, value: dir!, dynamic, glob: false };
+  const clean = argv[sub]!.value === "clean";
+  const rest = parseArgs(argv.slice(sub + 1));
+  return { writes: [target], reads: [], deletes: clean, recursive: clean && rest.flags.has("d") };
+}
+
+/** Index of git's subcommand in `git [global options] SUB …`, or -1. */
+export function gitSubcommand(argv: readonly Word[]): number {
+  for (let i = 1; i < argv.length; i++) {
+    const v = argv[i]!.value;
+    if (v === "-C" || v === "-c" || /^--(?:git-dir|work-tree|namespace|exec-path|config-env|super-prefix|attr-source)$/.test(v)) i++;
+    else if (!v.startsWith("-")) return i;
+  }
+  return -1;
+}
+
+/** Long options written out in full (`--no-pres` → `--no-preserve-root`), for the programs whose options the rules read. */
+function spelledOut(name: string | null, argv: Word[]): Word[] {
+  if (name === null || argv.length < 2) return argv;
+  if (name === "git") {
+    // Global options before the subcommand, then the subcommand's own (only clean's matter here).
+    const sub = gitSubcommand(argv);
+    if (sub < 0) return spellOut(argv, LONG_OPTIONS.git!);
+    const head = spellOut(argv.slice(0, sub), LONG_OPTIONS.git!);
+    const tail = argv[sub]!.value === "clean" ? spellOut(argv.slice(sub + 1), LONG_OPTIONS["git clean"]!) : argv.slice(sub + 1);
+    return head === argv.slice(0, sub) && tail === argv.slice(sub + 1) ? argv : [...head, argv[sub]!, ...tail];
+  }
+  // Own keys only: a program called `constructor` is not in the table.
+  return Object.hasOwn(LONG_OPTIONS, name) ? spellOut(argv, LONG_OPTIONS[name]!) : argv;
 }
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "rbash"]);
@@ -309,10 +520,22 @@ export function inlineCode(eff: Effective): Word | null {
 /** Tests that narrow what find matches: with one, `{}` is never simply the starting point. */
 export const FIND_FILTER = /^-(?:i?name|i?path|i?wholename|i?regex|type|newer\w*|[acm]min|[acm]time|size|user|group|empty|perm|links|inum|samefile|mindepth)$/;
 
+/** Where find's starting points begin: after its global options `-H -L -P -D opts -O3`. */
+function findStart(args: readonly Word[]): number {
+  let i = 0;
+  while (i < args.length) {
+    const v = args[i]!.value;
+    if (v === "-H" || v === "-L" || v === "-P" || /^-O\d*$/.test(v)) i++;
+    else if (v === "-D") i += 2;
+    else break;
+  }
+  return i;
+}
+
 export function findExecs(eff: Effective): { argv: Word[]; roots: Word[]; filtered: boolean }[] {
   const args = eff.argv.slice(1);
   const roots: Word[] = [];
-  let i = 0;
+  let i = findStart(args);
   while (i < args.length && !/^[-(!)]/.test(args[i]!.value)) roots.push(args[i++]!);
   const out: { argv: Word[]; roots: Word[]; filtered: boolean }[] = [];
   const filtered = args.some((w) => FIND_FILTER.test(w.value));
@@ -330,7 +553,8 @@ export function findExecs(eff: Effective): { argv: Word[]; roots: Word[]; filter
 
 export function findRoots(eff: Effective): Word[] {
   const roots: Word[] = [];
-  for (const w of eff.argv.slice(1)) {
+  const args = eff.argv.slice(1);
+  for (const w of args.slice(findStart(args))) {
     if (/^[-(!)]/.test(w.value)) break;
     roots.push(w);
   }
@@ -463,6 +687,8 @@ export function fileOperands(eff: Effective): FileOperands {
       return { writes: [p.values.get("P") ?? p.values.get("directory-prefix") ?? literalWord(".")], reads: [], deletes: false, recursive: false };
     }
   }
+  if (name === "git") return gitWrites(eff);
+  if (name === "sudoedit") return { writes: parseArgs(args, "ugCDhprtTU", ["user", "group", "close-from", "chdir", "host", "prompt"]).operands, reads: [], deletes: false, recursive: false };
   if (name === "sort") {
     const p = parseArgs(args, "oktSTz", ["output", "key", "field-separator", "buffer-size", "temporary-directory"]);
     const out = p.values.get("o") ?? p.values.get("output");

@@ -7,6 +7,7 @@ import type { Node, Parser } from "web-tree-sitter";
 import { copyTree, type SyntaxNode } from "./tree.ts";
 import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
+import { embeddedCode } from "./embedded.ts";
 import { resolvePath } from "./paths.ts";
 import { cdTarget, DYN_NUM, Scope, type ScopeState } from "./scope.ts";
 import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
@@ -697,6 +698,10 @@ export class ScriptAnalyzer {
       // eval runs in this shell: what it changes stays (unless it runs in a pipeline or the background).
       const inner = eff.name === "eval" && here ? { ...nested(ctx), scope: ctx.scope } : nested(ctx);
       this.run(code.value, { ...inner, via: label }, script, options, `in the string given to ${label}`);
+    }
+    // Command lines inside other programs' arguments (trap, tar --to-command, git -c core.pager, python3 -c os.system(…)).
+    for (const e of embeddedCode(eff, fact.argv, fact.assignments)) {
+      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via }, script, options, `in the command given to ${e.via}`);
     }
     if (eff.name === "find") {
       for (const exec of findExecs(eff)) {

@@ -331,6 +331,7 @@ class PlainLexer {
         else if (two.startsWith("<<") || two.startsWith("<>") || two.startsWith("<(") || two.startsWith(">(")) return null;
         else op = r === ">" ? ">" : "<";
         if (fd !== null && op.startsWith("&")) return null;
+        if ((op === ">&" || op === "<&") && source[j + 2] === "-") return null; // `3>&-` closes: tree-sitter's shape
         this.i = j + op.length;
         while (source[this.i] === " " || source[this.i] === "\t") this.i++;
         const target = this.readWord();

@@ -3,7 +3,8 @@
 
 import type { Command, Word } from "../facts.ts";
 import { DYN } from "../facts.ts";
-import { FETCHERS, FIND_FILTER, isDecoder, isInterpreter, parseArgs, programName, programSource, type Effective } from "../commands.ts";
+import { FETCHERS, FIND_FILTER, findRoots, isDecoder, isInterpreter, parseArgs, programName, programSource, type Effective } from "../commands.ts";
+import { embeddedCode, forkLoop } from "../embedded.ts";
 import { redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 function rootTarget(word: Word, cmd: Command, env: RuleEnv): string | null {
@@ -20,13 +21,20 @@ const RECURSIVE = (flags: Set<string>) => flags.has("r") || flags.has("R") || fl
 const DEVICE = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk|mem$|kmem$|port$|md\d|dm-\d|mapper\/|loop\d|sr\d|root$|nbd\d)/;
 const HARMLESS_DEVICE = /^\/dev\/(?:null|zero|stdout|stderr|stdin|tty|fd\/\d+|random|urandom|full)$/;
 
+/** A numeric mode's value: chmod takes any number of leading zeros (`004755` is `4755`). */
+function octal(mode: string): number | null {
+  return /^[0-7]+$/.test(mode) ? parseInt(mode, 8) : null;
+}
+
 function world(mode: string): boolean {
-  if (/^0?[0-7]?[0-7][0-7][2367]$/.test(mode)) return true; // others may write
+  const n = octal(mode);
+  if (n !== null) return (n & 0o2) !== 0; // others may write
   return /(?:^|,)(?:a|o|[ugo]*o[ugo]*|)[+=][rwxXst]*w/.test(mode) && !/^[ug]+[+=]/.test(mode);
 }
 
 function setuid(mode: string): boolean {
-  if (/^[0-7]{4,5}$/.test(mode)) return (parseInt(mode.slice(-4, -3), 8) & 6) !== 0;
+  const n = octal(mode);
+  if (n !== null) return (n & 0o6000) !== 0;
   return /(?:^|,)[ugoa]*[+=][rwxXt]*s/.test(mode);
 }
 
@@ -76,6 +84,27 @@ function runsOutputOf(cmd: Command, eff: Effective, env: RuleEnv, isSource: (e: 
 
 const fetcher = (e: Effective) => e.name !== null && FETCHERS.has(e.name);
 
+/**
+ * The paths xargs reads, when the guard can know them: the words `echo`/`printf` print before it, or the
+ * starting points of a `find` whose tests narrow what it prints (each path is under one). null: unknown.
+ */
+function pipedPaths(cmd: Command, env: RuleEnv): Word[] | null {
+  if (cmd.redirects.some((r) => r.op === "<" || r.op === "<<<" || r.op === "<<" || r.op === "<<-")) return null;
+  if (env.effective(cmd).argv !== cmd.argv && cmd.argv.some((w) => /^-(?:a|-arg-file)/.test(w.value))) return null;
+  const up = env.upstream(cmd);
+  const prev = up[up.length - 1];
+  if (!prev) return null;
+  const e = env.effective(prev);
+  if (e.name === "echo") return e.argv.slice(1).filter((w) => !/^-[neE]+$/.test(w.value));
+  if (e.name === "printf") return e.argv.slice(2);
+  if (e.name === "find" && !e.argv.some((w) => /^-(?:exec|execdir|ok|okdir|delete)$/.test(w.value))) {
+    const roots = findRoots(e);
+    // `find . -name x` prints paths below `.`; an unfiltered `find /` prints / itself.
+    return e.argv.some((w) => FIND_FILTER.test(w.value)) ? roots.map((r) => ({ ...r, value: r.value.replace(/\/+$/, "") + "/x" })) : roots;
+  }
+  return null;
+}
+
 const PRIVILEGE = new Set(["sudo", "su", "doas", "pkexec", "run0"]);
 
 export const LAYER1: RuleRow[] = [
@@ -93,8 +122,35 @@ export const LAYER1: RuleRow[] = [
       "sudo rm -rf /", "find / -delete", "find / -name '*.log' -delete", "find / -exec rm -rf {} \\;",
       "cd / && rm -rf *", "D=/; rm -rf $D", "find ~ -delete", "bash -c 'rm -rf /'", "sh -c \"sudo rm -rf ~\"", "echo 'rm -rf /' | sh",
       "timeout 5 nice -n 10 rm -rf /", "find . -exec rm -rf {} +", "find / -name x -exec rm -rf {} \\;", "xargs rm -rf / < list", "rm \\\n -rf /",
+      // GNU long-option abbreviations
+      "rm -r --no-pres /", "rm -rf --no-preserve-r /", "rm --recur --force /", "rm --rec -f ~", "rm --no-preserve-root --recursive /",
+      // wrappers that hand the command on
+      "env -S 'rm -rf /'", "env --split-string='rm -rf /'", "watch 'rm -rf /'", "watch -n 1 rm -rf /", "flock /tmp/l -c 'rm -rf /'", "flock /tmp/l rm -rf /",
+      "script -qc 'rm -rf /' /dev/null", "unshare -r rm -rf /", "chroot / rm -rf /", "strace -f rm -rf /", "ltrace rm -rf /", "taskset -c 0 rm -rf /",
+      "fakeroot rm -rf /", "parallel rm -rf ::: /", "parallel 'rm -rf {}' ::: /", "tmux new-session -d 'rm -rf /'", "tmux send-keys 'rm -rf /' Enter",
+      "echo 'rm -rf /' | at now", "batch <<< 'rm -rf ~'", "nsenter -t 1 -m rm -rf /", "chrt -f 1 rm -rf /", "setsid -f rm -rf /", "runuser -u me -- rm -rf /",
+      "ionice -c3 rm -rf /", "nice -n 19 rm -rf /", "timeout -s KILL 5 rm -rf /", "xargs -I{} sh -c 'rm -rf /' < list",
+      // command strings inside other programs
+      "trap 'rm -rf /' EXIT", "trap -- 'rm -rf ~' INT TERM", "tar --to-command='rm -rf /' -xf a.tar", "tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='rm -rf /' x",
+      "tar -I 'rm -rf /' -cf a.tar x", "tar --use-compress-program='rm -rf ~' -cf a.tar x", "tar --use-comp='rm -rf /' -cf a.tar x", "zip -TT 'rm -rf /' a.zip x",
+      "zip --unzip-command='rm -rf /' a.zip x", "git -c core.pager='rm -rf /' log", "git -c core.sshCommand='rm -rf /' fetch", "git -c core.fsmonitor='rm -rf /' status",
+      "git -c alias.x='!rm -rf /' x", "rsync -e 'rm -rf /' a b:c", "rsync --rsh='rm -rf ~' a b:c", "ssh -o ProxyCommand='rm -rf /' x", "ssh -oProxyCommand='rm -rf /' x",
+      "LESSOPEN='|rm -rf / %s' less f", "man -P 'rm -rf /' ls", "GIT_PAGER='rm -rf /' git log", "echo / | xargs rm -rf", "printf '%s\\n' ~ | xargs rm -rf",
+      "find -P / -exec rm -rf {} \\;", "find -L / -delete", "find -H / -delete", "find -O3 / -delete", "find -D tree / -delete",
+      // inline code of interpreters
+      "python3 -c \"import shutil; shutil.rmtree('/')\"", "python3 -c \"import os; os.system('rm -rf /')\"", "python3 -c 'import subprocess; subprocess.run([\"rm\", \"-rf\", \"/\"])'",
+      "python3 -c \"import shutil,os; shutil.rmtree(os.path.expanduser('~'))\"", "node -e \"require('child_process').execSync('rm -rf /')\"",
+      "node -e \"require('fs').rmSync('/', {recursive: true, force: true})\"", "node -e \"require('child_process').spawnSync('rm', ['-rf', '/'])\"",
+      "perl -e 'system(\"rm -rf /\")'", "perl -e 'use File::Path; rmtree(\"/\")'", "perl -e '`rm -rf /`'", "ruby -e '`rm -rf /`'", "ruby -e 'system(\"rm\", \"-rf\", \"/\")'",
+      "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"/\")'", "ruby -e '%x{rm -rf ~}'", "php -r 'system(\"rm -rf /\");'", "php -r 'shell_exec(\"rm -rf ~\");'",
+      "awk 'BEGIN{system(\"rm -rf /\")}'", "awk 'BEGIN { print | \"rm -rf /\" }'",
     ],
-    nearMisses: ["rm -rf ./build", "rm -rf /tmp/cache", "rm -r node_modules", "echo rm -rf /", "find . -name '*.o' -delete", "ls /", "rm -f /tmp/x", "rm -rf ~/project/dist", "find . -name .svn -exec rm -rf {} \\;"],
+    nearMisses: [
+      "rm -rf ./build", "rm -rf /tmp/cache", "rm -r node_modules", "echo rm -rf /", "find . -name '*.o' -delete", "ls /", "rm -f /tmp/x", "rm -rf ~/project/dist", "find . -name .svn -exec rm -rf {} \\;",
+      "rm --recursive ./dist", "watch -n1 ls", "trap 'rm -f /tmp/lock' EXIT", "tar --to-command=cat -xf a.tar", "git -c core.pager=less log", "python3 -c \"print(1)\"",
+      "python3 -c \"import shutil; shutil.rmtree('build')\"", "node -e \"console.log(1)\"", "perl -e 'print 1'", "find -L . -name '*.o' -delete", "echo ./build | xargs rm -rf",
+      "node -e \"/x/.exec('rm -rf /')\"",
+    ],
     match(cmd, eff, env) {
       if (eff.name === "rm") {
         const p = parseArgs(eff.argv.slice(1));
@@ -104,6 +160,13 @@ export const LAYER1: RuleRow[] = [
           if (t.value === "/" + DYN) return { detail: "whatever find matches anywhere under /" };
           const root = rootTarget(t, cmd, env);
           if (root) return { detail: root };
+        }
+        // `echo / | xargs rm -rf`: the paths come from the previous command's output.
+        if (eff.stdinArgs) {
+          for (const t of pipedPaths(cmd, env) ?? []) {
+            const root = rootTarget(t, cmd, env);
+            if (root) return { detail: `${root} (fed to xargs)` };
+          }
         }
         return null;
       }
@@ -125,14 +188,17 @@ export const LAYER1: RuleRow[] = [
     title: "Recursive delete of a path that starts with a variable",
     reason: "Recursive delete of {detail}, which starts with a variable or substitution: if it is empty, this deletes from /.",
     hint: "Use a literal path inside the workspace, or guard the variable: `rm -rf \"${DIR:?}/build\"` still asks, `rm -rf ./build` runs.",
-    examples: ['rm -rf "$DIR/"', "rm -rf $BUILD/*", "rm -rf $(pwd)/x"],
-    nearMisses: ["rm -rf ./build", 'rm "$FILE"', "rm -rf /tmp/$X"],
-    match(cmd, eff) {
+    examples: ['rm -rf "$DIR/"', "rm -rf $BUILD/*", "rm -rf $(pwd)/x", "cat list | xargs rm -rf", "xargs rm -rf < list", "xargs -a list rm -r", "grep -l x * | xargs rm -r"],
+    nearMisses: ["rm -rf ./build", 'rm "$FILE"', "rm -rf /tmp/$X", "find . -name '*.o' | xargs rm -f", "find . -name node_modules -prune | xargs rm -rf", "echo build dist | xargs rm -rf"],
+    match(cmd, eff, env) {
       if (eff.name !== "rm") return null;
       const p = parseArgs(eff.argv.slice(1));
       if (!RECURSIVE(p.flags)) return null;
       const t = p.operands.find((w) => w.value.startsWith(DYN));
-      return t ? { detail: `\`${t.raw}\`` } : null;
+      if (t) return { detail: `\`${t.raw}\`` };
+      // xargs feeding a recursive rm paths the guard cannot read: anything, / included.
+      if (eff.stdinArgs && pipedPaths(cmd, env) === null) return { detail: "the paths xargs reads from its input" };
+      return null;
     },
   },
   {
@@ -161,12 +227,24 @@ export const LAYER1: RuleRow[] = [
     title: "Formatting and partitioning disks",
     reason: "`{detail}` formats or repartitions a disk.",
     hint: "Nothing in a sandbox needs this; work with files in the workspace.",
-    examples: ["mkfs.ext4 /dev/sda1", "mkfs -t ext4 /dev/sdb", "fdisk /dev/sda", "parted /dev/sda mklabel gpt", "wipefs -a /dev/sda", "sudo mkfs.vfat x", "sfdisk /dev/sda < t"],
-    nearMisses: ["echo mkfs", "man fdisk", "ls mkfs.d"],
+    examples: [
+      "mkfs.ext4 /dev/sda1", "mkfs -t ext4 /dev/sdb", "fdisk /dev/sda", "parted /dev/sda mklabel gpt", "wipefs -a /dev/sda", "sudo mkfs.vfat x", "sfdisk /dev/sda < t",
+      "blkdiscard /dev/sda", "blkdiscard -f /dev/nvme0n1", "nvme format /dev/nvme0n1", "nvme sanitize /dev/nvme0 -a 2", "cryptsetup luksFormat /dev/sda",
+      "cryptsetup -q luksFormat /dev/sdb1", "cryptsetup erase /dev/sda", "mdadm --zero-superblock /dev/sda", "mdadm --zero-super /dev/sdb", "mdadm --create /dev/md0 -l1 -n2 /dev/sda /dev/sdb",
+      "badblocks -w /dev/sda", "badblocks -wsv /dev/sdb", "wipefs --all /dev/sdb", "sgdisk -Z /dev/sda", "parted -s /dev/sda rm 1", "hdparm --security-erase x /dev/sda",
+    ],
+    nearMisses: ["echo mkfs", "man fdisk", "ls mkfs.d", "nvme list", "cryptsetup status root", "mdadm --detail /dev/md0", "badblocks /dev/sda", "badblocks -n x", "hdparm -I /dev/sda"],
     match(_cmd, eff) {
       const n = eff.name;
       if (n === null) return null;
-      if (/^mkfs(?:\.\w+)?$/.test(n) || /^(?:mke2fs|mkdosfs|mkntfs|mkswap|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|wipefs)$/.test(n)) return { detail: n };
+      if (/^mkfs(?:\.\w+)?$/.test(n) || /^(?:mke2fs|mkdosfs|mkntfs|mkswap|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|wipefs|blkdiscard)$/.test(n)) return { detail: n };
+      const args = eff.argv.slice(1).map((w) => w.value);
+      const sub = args.find((a) => !a.startsWith("-"));
+      if (n === "nvme" && sub !== undefined && /^(?:format|sanitize|ns-delete|delete-ns|detach-ns|write-zeroes|dsm)$/.test(sub)) return { detail: `nvme ${sub}` };
+      if (n === "cryptsetup" && sub !== undefined && /^(?:luksFormat|erase|luksErase|reencrypt|luksKillSlot|luksRemoveKey)$/.test(sub)) return { detail: `cryptsetup ${sub}` };
+      if (n === "mdadm" && args.some((a) => /^--(?:zero-superblock|create|build)$/.test(a) || /^-[A-Za-z]*[CB]/.test(a))) return { detail: `mdadm ${args.find((a) => a.startsWith("-"))}` };
+      if (n === "badblocks" && args.some((a) => /^-[A-Za-z]*w/.test(a))) return { detail: "badblocks -w" };
+      if (n === "hdparm" && args.some((a) => /^--(?:security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|fwdownload)/.test(a))) return { detail: "hdparm" };
       return null;
     },
   },
@@ -210,14 +288,26 @@ export const LAYER1: RuleRow[] = [
     title: "World-writable permissions on / or system paths",
     reason: "Makes {detail} writable by everyone.",
     hint: "Change permissions on your own files only (`chmod +x ./run.sh`).",
-    examples: ["chmod 777 /", "chmod -R 777 /", "chmod a+rwx /", "chmod -R 777 /usr", "chmod -R o+w /etc", "sudo chmod -R 0777 /var"],
-    nearMisses: ["chmod 777 ./out", "chmod -R 755 ./dist", "chmod +x run.sh", "chmod -R 777 /tmp/x", "chmod 644 /home/project/a"],
+    examples: [
+      "chmod 777 /", "chmod -R 777 /", "chmod a+rwx /", "chmod -R 777 /usr", "chmod -R o+w /etc", "sudo chmod -R 0777 /var", "chmod 000777 /", "chmod -R 00777 /etc",
+      "chmod 00 -R /", "chmod -R 0 /", "chmod --recur 000 /", "chmod -R --reference=x /", "chmod --ref=x --recursive /", "chmod -R a-rwx /usr",
+    ],
+    nearMisses: ["chmod 777 ./out", "chmod -R 755 ./dist", "chmod +x run.sh", "chmod -R 777 /tmp/x", "chmod 644 /home/project/a", "chmod -R 755 .", "chmod --reference=a b"],
     match(cmd, eff, env) {
       if (eff.name !== "chmod") return null;
       const p = parseArgs(eff.argv.slice(1));
-      const mode = p.operands[0]?.value ?? "";
+      const byReference = p.flags.has("reference");
+      const mode = byReference ? "" : p.operands[0]?.value ?? "";
+      const targets = byReference ? p.operands : p.operands.slice(1);
+      // Any mode (`00`, `--reference=…`) on everything under / or a system path breaks the system.
+      if (RECURSIVE(p.flags)) {
+        for (const t of targets) {
+          const r = resolveWord(t, cmd.cwd);
+          if (r.kind === "path" && !writable(r.path, env)) return { detail: `${r.path} and everything under it (mode ${byReference ? "from --reference" : mode})` };
+        }
+      }
       if (!world(mode)) return null;
-      for (const t of p.operands.slice(1)) {
+      for (const t of targets) {
         const r = resolveWord(t, cmd.cwd);
         if (r.kind !== "path") continue;
         if (r.path === "/") return { detail: "/" };
@@ -233,12 +323,15 @@ export const LAYER1: RuleRow[] = [
     title: "Setting setuid or setgid bits",
     reason: "Sets the {detail} bit, which lets a program run with its owner's privileges.",
     hint: "Nothing in a sandbox needs setuid; use `chmod +x` for scripts.",
-    examples: ["chmod u+s ./bin", "chmod 4755 x", "chmod +s /bin/bash", "chmod g+s dir", "chmod 6755 x"],
-    nearMisses: ["chmod 755 x", "chmod u+x x", "chmod 0644 x", "chmod go-w x"],
+    examples: ["chmod u+s ./bin", "chmod 4755 x", "chmod +s /bin/bash", "chmod g+s dir", "chmod 6755 x", "chmod 004755 x", "chmod 0004755 x", "chmod 02755 dir", "chmod --recur 4755 x"],
+    nearMisses: ["chmod 755 x", "chmod u+x x", "chmod 0644 x", "chmod go-w x", "chmod 000755 x", "chmod +x build.sh", "chmod +0 x"],
     match(_cmd, eff) {
       if (eff.name !== "chmod") return null;
-      const mode = parseArgs(eff.argv.slice(1)).operands[0]?.value ?? "";
-      return setuid(mode) ? { detail: /g\+s|^[0-7]?2[0-7]{3}$/.test(mode) ? "setgid" : "setuid" } : null;
+      const p = parseArgs(eff.argv.slice(1));
+      if (p.flags.has("reference")) return null;
+      const mode = p.operands[0]?.value ?? "";
+      const n = octal(mode);
+      return setuid(mode) ? { detail: /g\+s/.test(mode) || (n !== null && (n & 0o6000) === 0o2000) ? "setgid" : "setuid" } : null;
     },
   },
   {
@@ -266,13 +359,13 @@ export const LAYER1: RuleRow[] = [
     title: "Recursive ownership change of system paths",
     reason: "Changes the owner of {detail} and everything under it.",
     hint: "Change ownership of your own files in the workspace only.",
-    examples: ["chown -R user /usr", "chown -R me:me /", "chgrp -R staff /etc"],
-    nearMisses: ["chown -R user ./app", "chown user /tmp/x"],
+    examples: ["chown -R user /usr", "chown -R me:me /", "chgrp -R staff /etc", "chown -R --reference=x /", "chown --reference=x --recur /etc", "chgrp --ref=x -R /usr"],
+    nearMisses: ["chown -R user ./app", "chown user /tmp/x", "chown -R --reference=a ./b"],
     match(cmd, eff, env) {
       if (eff.name !== "chown" && eff.name !== "chgrp") return null;
       const p = parseArgs(eff.argv.slice(1));
       if (!RECURSIVE(p.flags)) return null;
-      for (const t of p.operands.slice(1)) {
+      for (const t of p.flags.has("reference") ? p.operands : p.operands.slice(1)) {
         const r = resolveWord(t, cmd.cwd);
         if (r.kind === "path" && !writable(r.path, env)) return { detail: r.path };
       }
@@ -286,14 +379,19 @@ export const LAYER1: RuleRow[] = [
     title: "Shutdown and reboot",
     reason: "`{detail}` shuts down or restarts the machine.",
     hint: "To restart a program, stop it (C-c) and start it again.",
-    examples: ["shutdown -h now", "reboot", "halt", "poweroff", "init 0", "init 6", "telinit 6", "systemctl poweroff", "systemctl reboot", "systemctl halt"],
-    nearMisses: ["systemctl status nginx", "init.sh", "echo reboot", "ls /etc/init.d"],
+    examples: [
+      "shutdown -h now", "reboot", "halt", "poweroff", "init 0", "init 6", "telinit 6", "systemctl poweroff", "systemctl reboot", "systemctl halt",
+      "telinit 0", "telinit 1", "init S", "systemctl isolate poweroff.target", "systemctl isolate rescue.target", "systemctl isolate emergency.target",
+      "systemctl start reboot.target", "systemctl suspend", "systemctl hibernate", "systemctl soft-reboot", "loginctl poweroff", "loginctl reboot", "loginctl suspend",
+    ],
+    nearMisses: ["systemctl status nginx", "init.sh", "echo reboot", "ls /etc/init.d", "systemctl isolate multi-user.target", "loginctl list-sessions", "systemctl restart nginx", "telinit q"],
     match(_cmd, eff) {
       const n = eff.name;
       const a = eff.argv[1]?.value;
       if (n === "shutdown" || n === "reboot" || n === "halt" || n === "poweroff" || n === "kexec") return { detail: n };
-      if ((n === "init" || n === "telinit") && (a === "0" || a === "6")) return { detail: `${n} ${a}` };
-      if (n === "systemctl" && eff.argv.slice(1).some((w) => /^(?:poweroff|reboot|halt|kexec|emergency|rescue)$/.test(w.value))) return { detail: eff.argv.map((w) => w.value).join(" ") };
+      if ((n === "init" || n === "telinit") && a !== undefined && /^[0156Ss]$/.test(a)) return { detail: `${n} ${a}` };
+      const verb = /^(?:poweroff|reboot|halt|kexec|emergency|rescue|suspend|hibernate|hybrid-sleep|suspend-then-hibernate|soft-reboot|(?:poweroff|reboot|halt|kexec|emergency|rescue|shutdown|suspend|hibernate|ctrl-alt-del|runlevel[0156]|soft-reboot)\.target)$/;
+      if ((n === "systemctl" || n === "loginctl") && eff.argv.slice(1).some((w) => verb.test(w.value))) return { detail: eff.argv.map((w) => w.value).join(" ") };
       return null;
     },
   },
@@ -319,18 +417,24 @@ export const LAYER1: RuleRow[] = [
     title: "Killing every process",
     reason: "`{detail}` kills init or every process, the shell included.",
     hint: "Kill the one process you mean: `kill PID`, or `pkill -f 'node server.js'`.",
-    examples: ["kill -9 1", "kill -9 -1", "kill -KILL -1", "kill -s KILL -1", "kill -- -1", "kill 1", "killall5", "killall5 -9", "pkill -9 -f .", "pkill -f '.*'", "killall -r ."],
-    nearMisses: ["kill -9 1234", "kill -1 1234", "kill %1", "kill -0 1", "pkill -f 'node server.js'", "killall node"],
+    examples: [
+      "kill -9 1", "kill -9 -1", "kill -KILL -1", "kill -s KILL -1", "kill -- -1", "kill 1", "killall5", "killall5 -9", "pkill -9 -f .", "pkill -f '.*'", "killall -r .",
+      "kill -9 -01", "kill -9 -0001", "kill -SIGKILL -01", "kill -s 9 -- -1", "pkill -v x", "pkill -9 -v node", "pkill --inverse sshd", "pkill --inv x",
+    ],
+    nearMisses: ["kill -9 1234", "kill -1 1234", "kill %1", "kill -0 1", "pkill -f 'node server.js'", "killall node", "kill -9 10", "pgrep -v x", "kill -9 %1"],
     match(_cmd, eff) {
       const n = eff.name;
       if (n === "killall5") return { detail: "killall5" };
       if (n === "kill") {
         const pids = killTargets(eff.argv.slice(1));
-        const bad = pids.find((p) => p === "1" || p === "-1");
+        // `-01`, `-0001` and `+1` are the same numbers to kill(1).
+        const bad = pids.find((p) => /^[-+]?0*1$/.test(p));
         return bad ? { detail: `kill ${bad}` } : null;
       }
       if (n === "pkill" || n === "killall") {
         const p = parseArgs(eff.argv.slice(1), "sugtPGUn", ["signal", "euid", "uid", "group", "parent", "pgroup", "session", "terminal", "older-than", "younger-than"]);
+        // `pkill -v x` kills every process whose name is not x.
+        if (n === "pkill" && (p.flags.has("v") || p.flags.has("inverse"))) return { detail: `pkill -v ${p.operands[0]?.raw ?? ""}`.trim() };
         if (n === "killall" && !p.flags.has("r") && !p.flags.has("regexp")) return null;
         const pattern = p.operands[0]?.value;
         if (pattern !== undefined && /^(?:\.\*?|\.\+|\^|\$|\^\.\*\$?|)$/.test(pattern)) return { detail: `${n} ${pattern || "''"}` };
@@ -351,6 +455,24 @@ export const LAYER1: RuleRow[] = [
       if (cmd.fn === null || eff.name !== cmd.fn) return null;
       const def = env.script.functions.findLast((f) => f.name === cmd.fn);
       return def && def.selfForks && def.selfCalls >= 1 && (def.selfCalls >= 2 || cmd.background) ? { detail: def.name } : null;
+    },
+  },
+  {
+    id: "fork-loop",
+    layer: 1,
+    decision: "deny",
+    title: "Fork loops in inline code",
+    reason: "The inline code `{detail}` starts processes in a loop without end: a fork bomb that exhausts the machine.",
+    hint: "Start the processes you need a bounded number of times, and wait for them.",
+    examples: [
+      "perl -e 'fork while 1'", "perl -e 'fork while fork'", "perl -e '1 while fork'", "python3 -c 'import os\nwhile 1: os.fork()'",
+      "python3 -c 'import os\nwhile True:\n  os.fork()'", "ruby -e 'loop{fork}'", "ruby -e 'loop do fork end'", "ruby -e 'fork while true'",
+      "node -e 'while(1)require(\"child_process\").spawn(\"node\",[\"-e\",\"\"])'", "node -e 'for(;;)require(\"child_process\").fork(\"x.js\")'", "php -r 'while(1) pcntl_fork();'",
+    ],
+    nearMisses: ["python3 -c \"print(1)\"", "python3 -c 'while True: print(1)'", "perl -e 'print 1 while 0'", "node -e 'for(;;){}'", "ruby -e 'loop { break }'", "python3 -c 'import os; os.fork()'"],
+    match(_cmd, eff) {
+      const loop = forkLoop(eff);
+      return loop ? { detail: loop } : null;
     },
   },
   {
@@ -376,8 +498,13 @@ export const LAYER1: RuleRow[] = [
     title: "Programs and code computed at run time",
     reason: "{detail}: the guard cannot see what will run.",
     hint: "Write the command out literally, or put the code in a file with write_file and run that file.",
-    examples: ["$CMD x", "$CMD 1", "$(printf rm) -rf /", "`echo rm` -rf /", 'eval "$X"', 'bash -c "$SCRIPT"', "cat script.sh | bash", "source $F", "${EDITOR} x"],
-    nearMisses: ["echo $CMD", 'eval "echo hi"', "bash -c 'echo hi'", "ls $(pwd)", "X=ls; $X"],
+    examples: [
+      "$CMD x", "$CMD 1", "$(printf rm) -rf /", "`echo rm` -rf /", 'eval "$X"', 'bash -c "$SCRIPT"', "cat script.sh | bash", "source $F", "${EDITOR} x",
+      // a glob or a split expansion as the program name, meeting a dangerous target: deny
+      "/bin/r? -rf /", "/usr/bin/r[m] -rf ~", "$X -rf /", "${P}m -rf ~", 'X="rm -rf"; $X /', "$(echo rm) -rf /home/project", "r* -rf /",
+      'trap "$CLEANUP" EXIT', "tar --to-command=\"$CMD\" -xf a.tar",
+    ],
+    nearMisses: ["echo $CMD", 'eval "echo hi"', "bash -c 'echo hi'", "ls $(pwd)", "X=ls; $X", "[ -f x ]", "/???/ls", "x=rm; $x -rf ./build"],
     match(cmd, eff, env) {
       if (cmd.argv.length > 0 && eff.name === null && eff.argv.length > 0) {
         const target = dangerousTarget(cmd, eff, env);
@@ -390,6 +517,8 @@ export const LAYER1: RuleRow[] = [
         if (args.some((w) => w.dynamic)) return { detail: `\`${eff.name}\` runs code assembled at run time` };
       }
       if ((eff.name === "source" || eff.name === ".") && eff.argv[1]?.dynamic) return { detail: `\`${eff.name}\` runs a file whose name is computed` };
+      const hidden = embeddedCode(eff, cmd.argv, cmd.assignments).find((e) => e.code.dynamic);
+      if (hidden) return { detail: `The command given to ${hidden.via} is assembled at run time` };
       if (eff.name !== null && ["sh", "bash", "zsh", "dash", "ksh"].includes(eff.name) && source === "stdin" && cmd.pipeline && cmd.pipeline.index > 0) {
         if (!cmd.redirects.some((r) => r.body && !r.body.dynamic)) return { detail: `\`${eff.name}\` runs whatever the previous command prints` };
       }
@@ -398,7 +527,7 @@ export const LAYER1: RuleRow[] = [
   },
 ];
 
-/** A computed program name meets a dangerous target (/, ~, the workspace root, a disk): deny, don't ask. */
+/** A computed program name (a variable, a glob, a split word) meets a dangerous target (/, ~, the workspace root, a disk): deny, don't ask. */
 function dangerousTarget(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   for (const w of eff.argv.slice(1)) {
     if (w.dynamic) continue;

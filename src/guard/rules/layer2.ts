@@ -2,9 +2,9 @@
 // against the working directory, `..` and `~` first, so that `cd .. && rm x` and `../../etc` are seen
 // for what they are.
 
-import type { Command, Word } from "../facts.ts";
-import { parseArgs } from "../commands.ts";
-import { isInside } from "../paths.ts";
+import type { Command, Script, Word } from "../facts.ts";
+import { parseArgs, programName } from "../commands.ts";
+import { isInside, resolvePath } from "../paths.ts";
 import { redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 const READABLE_DEVICES = /^\/dev\/(?:null|zero|stdin|tty|random|urandom|fd\/\d+)$|^\/proc\/self\//;
@@ -13,7 +13,76 @@ function writes(cmd: Command, env: RuleEnv): readonly Word[] {
   return env.writes(cmd);
 }
 
+interface Link {
+  /** Where the symlink is, absolute. */
+  at: string;
+  /** Where it points, absolute (outside the workspace and /tmp). */
+  to: string;
+  /** The command that made it. */
+  id: number;
+  raw: string;
+}
+
+// Symlinks a script makes that point outside the workspace, once per script.
+const linksOf = new WeakMap<Script, Link[]>();
+
+function outsideLinks(env: RuleEnv): Link[] {
+  let links = linksOf.get(env.script);
+  if (links) return links;
+  links = [];
+  for (const c of env.script.commands) {
+    if (programName(c.argv[0]) !== "ln" && c.effective?.wrappers.length === 0) continue;
+    const eff = env.effective(c);
+    if (eff.name !== "ln") continue;
+    const p = parseArgs(eff.argv.slice(1), "tS", ["target-directory", "suffix"]);
+    if (!p.flags.has("s") && !p.flags.has("symbolic")) continue;
+    const dir = p.values.get("t") ?? p.values.get("target-directory");
+    const target = p.operands[0];
+    if (!target || target.dynamic || c.cwd === null) continue;
+    const base = target.value.replace(/\/+$/, "").split("/").pop() || target.value;
+    const linkWord = dir ? `${dir.value}/${base}` : p.operands.length >= 2 ? p.operands[p.operands.length - 1]!.value : base;
+    if (linkWord.includes("\u0000")) continue;
+    const at = resolvePath(linkWord, c.cwd);
+    // A relative target is read from the link's own directory.
+    const to = at === null ? null : resolvePath(target.value, at.slice(0, at.lastIndexOf("/")) || "/");
+    if (at !== null && to !== null && !writable(to, env)) links.push({ at, to, id: c.id, raw: linkWord });
+  }
+  linksOf.set(env.script, links);
+  return links;
+}
+
 export const LAYER2: RuleRow[] = [
+  {
+    id: "write-through-symlink",
+    layer: 2,
+    decision: "deny",
+    title: "Writes through a symlink that points outside the workspace",
+    reason: "Writes to {detail}, outside the workspace and /tmp.",
+    hint: "Write inside the workspace (or /tmp for scratch files), not through a link to somewhere else.",
+    examples: [
+      "ln -s /etc x; echo hi > x/passwd", "ln -s / r && rm -rf r/", "ln -s /etc/passwd p && echo x >> p", "ln -sf /usr/bin b; cp evil b/ls",
+      "ln -s / root; cd root && rm -rf *", "ln -s ../../etc up && touch up/x", "ln --symbolic /etc e; tee e/motd < m",
+    ],
+    nearMisses: ["ln -s /etc x; cat x/passwd", "ln -s ./src s; echo hi > s/x", "ln -s /etc x; rm x", "ln -s /tmp t; echo x > t/y", "echo x > x/passwd"],
+    match(cmd, _eff, env) {
+      const links = outsideLinks(env);
+      if (!links.length) return null;
+      const deletes = env.files(cmd).deletes;
+      for (const t of env.writes(cmd)) {
+        const r = resolveWord(t, cmd.cwd);
+        if (r.kind !== "path") continue;
+        for (const l of links) {
+          if (l.id >= cmd.id) continue;
+          // `rm x` removes the link itself; `rm -r x/` and `echo > x` go through it.
+          if (r.path === l.at && deletes && !/\/\.?$/.test(t.value) && !r.glob) continue;
+          if (r.path !== l.at && !isInside(r.path, l.at)) continue;
+          const through = l.to + r.path.slice(l.at.length);
+          if (!writable(through, env)) return { detail: `${through || "/"} (through the symlink ${l.raw} → ${l.to})` };
+        }
+      }
+      return null;
+    },
+  },
   {
     id: "write-outside-workspace",
     layer: 2,
@@ -26,8 +95,15 @@ export const LAYER2: RuleRow[] = [
       "tee /etc/motd < x", "sed -i s/a/b/ /etc/hosts", "ln -s x /usr/bin/y", "mkdir /opt/app", "tar -xf a.tar -C /", "dd if=x of=/boot/x",
       "echo x >> ../../etc/profile", "chmod 600 /etc/shadow", "truncate -s 0 /var/log/syslog", "install x /usr/bin/x", "curl -o /etc/x https://x",
       "cat x &> /var/x", "sort -o /etc/x y",
+      // long-option abbreviations, find's global options, git's work tree, globs before `..`, sudoedit
+      "cp --target=/etc x", "sort --out=/etc/x y", "mv --target-dir=/usr/bin x", "tar -xf a.tar --dir=/etc", "find -L /etc -name x -delete", "find -P /usr -name '*.o' -delete",
+      "git --work-tree=/ clean -fdx", "git -C / clean -fdx", "git -C /etc checkout .", "git --work-tree=/usr reset --hard", "git -C /tmp -C /etc clean -f",
+      "rm -rf */../../etc", "rm -f src/*/../../../etc/passwd", "touch ./*/../../x", "sudoedit /etc/sudoers",
     ],
-    nearMisses: ["echo x > out.txt", "echo x > /tmp/log", "ls > /dev/null 2>&1", "cp /etc/hosts ./hosts", "cd /tmp && rm x", "mkdir -p src/lib", "tee /tmp/x < y", "echo hi >&2", "echo x > /dev/stderr", "tar -xf a.tar"],
+    nearMisses: [
+      "echo x > out.txt", "echo x > /tmp/log", "ls > /dev/null 2>&1", "cp /etc/hosts ./hosts", "cd /tmp && rm x", "mkdir -p src/lib", "tee /tmp/x < y", "echo hi >&2", "echo x > /dev/stderr", "tar -xf a.tar",
+      "git clean -fdx", "git -C src checkout .", "git -C /etc log", "rm -rf src/*/../build", "find -L . -name '*.o' -delete", "cp --target=./out x",
+    ],
     match(cmd, eff, env) {
       for (const t of writes(cmd, env)) {
         const r = resolveWord(t, cmd.cwd);

@@ -91,7 +91,9 @@ function resolveUncached(word: Word, cwd: string | null): Resolved {
     const prefix = cut >= 0 ? resolvePath(v.slice(0, cut) || "/", cwd) : null;
     return { kind: "unknown", prefix };
   }
-  const path = resolvePath(word.glob ? globBase(v) : v, cwd);
+  // `*/../..` climbs out of whatever the glob matched: resolve `..` first, then cut at the glob.
+  const full = resolvePath(v, cwd);
+  const path = full !== null && word.glob ? globBase(full) : full;
   if (path === null) return { kind: "unknown", prefix: null };
   return { kind: "path", path, glob: word.glob };
 }

@@ -1,0 +1,263 @@
+// Layers 1 and 2 under every preset, permissive included: each class of spelling that once slipped past
+// them is denied under strict, balanced and permissive. For every class, real bash first proves that the
+// spelling works (a harmless tripwire, `touch TRIP`, in a temporary directory in place of the payload),
+// so the rows are about spellings bash really runs; near misses (honest uses) are not denied.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Policy } from "../../src/guard/index.ts";
+import { expectWellFormed, guardFor } from "./helpers.ts";
+
+interface BypassClass {
+  name: string;
+  /** Tripwire versions run in real bash: each must create ./TRIP. Programs they need, to skip where absent. */
+  proofs: Array<[string, ...string[]]>;
+  /** Dangerous spellings: denied under every preset. */
+  spellings: string[];
+  /** Honest commands that look alike: never denied (allowed or asked, as before). */
+  nearMisses: string[];
+}
+
+const CLASSES: BypassClass[] = [
+  {
+    name: "GNU unique-prefix abbreviations of dangerous long options",
+    proofs: [
+      ["mkdir d && touch d/x && rm --recur --for d && [ ! -e d ] && touch TRIP"],
+      // (GNU rm refuses abbreviations of --no-preserve-root itself; the guard denies them anyway.)
+      ["mkdir -p d/e && rm --rec -f d && [ ! -e d ] && touch TRIP"],
+      ["mkdir d && chmod --recur 700 d && touch TRIP"],
+      ["git init -q r && cd r && touch u && git clean --for -q && [ ! -e u ] && touch ../TRIP", "git"],
+    ],
+    spellings: [
+      "rm -r --no-pres /", "rm -rf --no-preserve-r /", "rm --recur --force /", "rm --rec -f ~", "chmod --recur 777 /", "chmod --recur 000 /",
+      "chown --recur --ref=x /", "cp --target=/etc x", "sort --out=/etc/x y", "tar -xf a.tar --dir=/etc", "mdadm --zero-super /dev/sda", "pkill --inv sshd",
+    ],
+    nearMisses: ["rm --recursive ./dist", "chmod --recursive 755 ./dist", "git clean --for -dx", "sort --out=./sorted y"],
+  },
+  {
+    name: "a program name that is a glob, a variable or a split word, meeting a dangerous target",
+    proofs: [
+      ["/???/touch TRIP"],
+      ["/usr/bin/tou[c]h TRIP"],
+      [": > touch && t[o]uch TRIP"],
+      ["X=touch; $X TRIP"],
+      ["x='touch TRIP'; $x"],
+      ["P=tou; ${P}ch TRIP"],
+    ],
+    spellings: ["r[m] -rf /", "/bin/r? -rf /", "/usr/bin/r[m] -rf ~", "/???/rm -rf /", "$X -rf /", "x=rm; $x -rf /", "${P}m -rf ~", 'X="rm -rf"; $X /', "$(echo rm) -rf /", "r* -rf /"],
+    nearMisses: ["/???/ls", "x=rm; $x -rf ./build", "[ -f x ]", "$EDITOR notes.txt"],
+  },
+  {
+    name: "wrappers that hand a command on",
+    proofs: [
+      ["env -S 'touch TRIP'"],
+      ["env --split-string='touch TRIP'"],
+      ["flock L -c 'touch TRIP'", "flock"],
+      ["flock L touch TRIP", "flock"],
+      ["script -qc 'touch TRIP' /dev/null", "script"],
+      ["unshare touch TRIP", "unshare"],
+      ["strace -o /dev/null touch TRIP", "strace"],
+      ["taskset -c 0 touch TRIP", "taskset"],
+      ["fakeroot touch TRIP", "fakeroot"],
+      ["setsid -w touch TRIP", "setsid"],
+      ["chrt -o 0 touch TRIP", "chrt"],
+      ["timeout -s KILL 5 touch TRIP"],
+      ["nice -n 5 ionice -c3 touch TRIP", "ionice"],
+      ["echo TRIP | xargs -I{} sh -c 'touch {}'"],
+      ["S=sandshell-$$; tmux -L $S new-session -d \"touch $PWD/TRIP\"; for i in 1 2 3 4 5 6 7 8 9 10; do [ -e TRIP ] && break; sleep 0.2; done; tmux -L $S kill-server 2>/dev/null; true", "tmux"],
+      ["chroot / touch \"$PWD/TRIP\"", "chroot", "root"],
+      ["runuser -u root -- touch TRIP", "runuser", "root"],
+      ["su -c 'touch TRIP'", "su", "root"],
+      ["sg root -c 'touch TRIP'", "sg", "root"],
+    ],
+    spellings: [
+      "env -S 'rm -rf /'", "env --split-string='rm -rf /'", "watch 'rm -rf /'", "watch -n 1 rm -rf /", "flock /tmp/l -c 'rm -rf /'", "flock -w 5 /tmp/l rm -rf /",
+      "script -qc 'rm -rf /' /dev/null", "unshare -r rm -rf /", "chroot / rm -rf /", "strace -f rm -rf /", "ltrace rm -rf /", "taskset 1 rm -rf /", "taskset -c 0 rm -rf /",
+      "fakeroot rm -rf /", "parallel rm -rf ::: /", "parallel 'rm -rf {}' ::: /", "tmux new-session -d 'rm -rf /'", "tmux send-keys 'rm -rf /' Enter",
+      "echo 'rm -rf /' | at now", "batch <<< 'rm -rf ~'", "nsenter -t 1 -m rm -rf /", "chrt 1 rm -rf /", "setsid rm -rf /", "su -c 'rm -rf /'",
+      "runuser -u me -- rm -rf /", "sg wheel -c 'rm -rf /'", "doas rm -rf /", "sudoedit /etc/sudoers", "ionice -c3 rm -rf /", "nice -n 10 rm -rf /",
+      "timeout -s KILL 5 rm -rf /", "xargs -I{} sh -c 'rm -rf /' < list", "watch 'echo x > /etc/passwd'", "flock l -c 'dd if=/dev/zero of=/dev/sda'",
+    ],
+    nearMisses: ["watch -n1 ls", "flock /tmp/l npm test", "timeout 5 npm test", "nice -n 10 make", "taskset -c 0 node app.js", "tmux new-session -d 'npm run dev'"],
+  },
+  {
+    name: "command strings inside trap, tar, zip, git -c, find, xargs, rsync, ssh, less and man",
+    proofs: [
+      ["trap 'touch TRIP' EXIT; true"],
+      ["tar --to-command='touch TRIP' -xf a.tar", "tar"],
+      ["tar -cf b.tar --checkpoint=1 --checkpoint-action=exec='touch TRIP' f", "tar"],
+      ["tar -I 'touch TRIP; gzip' -cf c.tgz f", "tar", "gzip"],
+      ["tar --use-comp='touch TRIP; gzip' -cf c.tgz f", "tar", "gzip"],
+      ["zip -q -T -TT 'touch TRIP; true' z.zip f", "zip"],
+      ["git init -q r && cd r && git -c alias.x='!touch ../TRIP' x", "git"],
+      ["ssh -o ProxyCommand='touch TRIP' x", "ssh"],
+      ["ssh -oProxyCommand='touch TRIP' x", "ssh"],
+      ["LESSOPEN='|touch TRIP %s' less f", "less"],
+      ["find -P . -maxdepth 0 -exec touch TRIP \\;"],
+      ["echo TRIP | xargs touch"],
+    ],
+    spellings: [
+      "trap 'rm -rf /' EXIT", "trap -- 'rm -rf ~' INT TERM", "tar --to-command='rm -rf /' -xf a.tar", "tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='rm -rf /' x",
+      "tar -I 'rm -rf /' -cf a.tar x", "tar --use-compress-program='rm -rf /' -cf a.tar x", "zip -TT 'rm -rf /' a.zip x", "zip --unzip-command='rm -rf /' a.zip x",
+      "git -c core.pager='rm -rf /' log", "git -c core.sshCommand='rm -rf /' fetch", "git -c core.fsmonitor='rm -rf /' status", "git -c alias.x='!rm -rf /' x",
+      "find -P / -exec rm -rf {} \\;", "find -L / -delete", "find -H / -delete", "find -O3 / -delete", "find -D tree / -delete", "echo / | xargs rm -rf",
+      "rsync -e 'rm -rf /' a b:c", "ssh -o ProxyCommand='rm -rf /' x", "ssh -oProxyCommand='rm -rf /' x", "LESSOPEN='|rm -rf / %s' less f", "man -P 'rm -rf /' ls",
+      "GIT_PAGER='rm -rf /' git log", "trap 'echo x > /etc/passwd' EXIT",
+    ],
+    nearMisses: [
+      "trap 'rm -f /tmp/lock' EXIT", "tar --to-command=cat -xf a.tar", "git -c core.pager=less log", "git -c user.name=x commit -m y", "ssh -o ConnectTimeout=5 host",
+      "find . -name '*.o' -delete", "find . -name '*.o' | xargs rm -f", "rsync -e ssh a host:b",
+    ],
+  },
+  {
+    name: "xargs feeding a recursive rm input the guard cannot read",
+    proofs: [["mkdir d && echo d > list && xargs rm -rf < list && [ ! -e d ] && touch TRIP"]],
+    // Unknown input asks (a layer-1 ask stands under every preset); visibly dangerous input is denied.
+    spellings: ["echo / | xargs rm -rf", "printf '%s\\n' ~ | xargs rm -rf", "find / -maxdepth 0 | xargs rm -rf"],
+    nearMisses: ["echo build dist | xargs rm -rf", "find . -name node_modules | xargs rm -rf"],
+  },
+  {
+    name: "find -delete on /, ~ or the workspace root, git work trees outside the workspace, symlinks out, globs before ..",
+    proofs: [
+      ["mkdir -p d/e && find -L d -delete && [ ! -e d ] && touch TRIP"],
+      ["mkdir -p out w && ln -s ../out w/x && echo hi > w/x/f && [ -e out/f ] && touch TRIP"],
+      ["mkdir -p w/a && touch TRIP2 && cd w && rm -f */../../TRIP2 && [ ! -e ../TRIP2 ] && touch ../TRIP"],
+      ["git init -q r && mkdir o && touch o/u && cd r && git --work-tree=../o clean -fq && [ ! -e ../o/u ] && touch ../TRIP", "git"],
+    ],
+    spellings: [
+      "find / -delete", "find ~ -delete", "find . -delete", "find -L /etc -name x -delete", "git --work-tree=/ clean -fdx", "git -C / clean -fdx",
+      "git -C /etc checkout .", "ln -s /etc x; echo hi > x/passwd", "ln -s / r && rm -rf r/", "ln -s /etc/passwd p && echo x >> p", "ln -s / root; cd root && rm -rf *",
+      "rm -rf */../../..", "rm -rf */../../etc", "rm -f src/*/../../../etc/passwd",
+    ],
+    nearMisses: ["find . -name '*.o' -delete", "git clean -fdx", "git -C src checkout .", "ln -s /etc x; cat x/passwd", "ln -s /etc x; rm x", "rm -rf src/*/../build"],
+  },
+  {
+    name: "inline code of python3 -c, node -e, perl -e, ruby -e, php -r and awk",
+    proofs: [
+      ["python3 -c \"import os; os.system('touch TRIP')\"", "python3"],
+      ["python3 -c \"import subprocess; subprocess.run(['touch', 'TRIP'])\"", "python3"],
+      ["node -e \"require('child_process').execSync('touch TRIP')\"", "node"],
+      ["perl -e 'system(\"touch TRIP\")'", "perl"],
+      ["perl -e '`touch TRIP`'", "perl"],
+      ["awk 'BEGIN{system(\"touch TRIP\")}'", "awk"],
+      ["mkdir d && python3 -c \"import shutil; shutil.rmtree('d')\" && [ ! -e d ] && touch TRIP", "python3"],
+      ["mkdir d && node -e \"require('fs').rmSync('d', {recursive: true})\" && [ ! -e d ] && touch TRIP", "node"],
+    ],
+    spellings: [
+      "python3 -c \"import os; os.system('rm -rf /')\"", "python3 -c \"import shutil; shutil.rmtree('/')\"", "python3 -c 'import subprocess; subprocess.run([\"rm\", \"-rf\", \"/\"])'",
+      "python3 -c \"import os; os.popen('rm -rf ~')\"", "python3 -c \"import shutil,os; shutil.rmtree(os.path.expanduser('~'))\"",
+      "node -e \"require('child_process').execSync('rm -rf /')\"", "node -e \"require('fs').rmSync('/', {recursive: true, force: true})\"",
+      "node -e \"require('child_process').spawnSync('rm', ['-rf', '/'])\"", "node -e \"require('child_process').exec('echo x > /etc/passwd')\"",
+      "perl -e 'system(\"rm -rf /\")'", "perl -e 'use File::Path; rmtree(\"/\")'", "perl -e '`rm -rf /`'", "ruby -e '`rm -rf /`'", "ruby -e 'system(\"rm\", \"-rf\", \"/\")'",
+      "ruby -e '%x{rm -rf ~}'", "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"/\")'", "php -r 'system(\"rm -rf /\");'", "php -r 'shell_exec(\"rm -rf ~\");'",
+      "awk 'BEGIN{system(\"rm -rf /\")}'", "awk 'BEGIN { print | \"rm -rf /\" }'", "python3 -c \"import os; os.system('dd if=/dev/zero of=/dev/sda')\"",
+    ],
+    nearMisses: [
+      "python3 -c \"print(1)\"", "node -e \"console.log(1)\"", "perl -e 'print 1'", "awk '{print $1}' f", "python3 -c \"import shutil; shutil.rmtree('build')\"",
+      "node -e \"require('child_process').execSync('ls')\"", "awk '{ system(\"echo \" $1) }' f", "node -e \"/x/.exec('rm -rf /')\"",
+    ],
+  },
+  {
+    name: "disk tools that destroy data",
+    proofs: [],
+    spellings: [
+      "blkdiscard /dev/sda", "nvme format /dev/nvme0n1", "nvme sanitize /dev/nvme0 -a 2", "cryptsetup luksFormat /dev/sda", "mdadm --zero-superblock /dev/sda",
+      "badblocks -w /dev/sda", "badblocks -wsv /dev/sdb", "wipefs -a /dev/sda", "sgdisk -Z /dev/sda", "parted -s /dev/sda mklabel gpt", "fdisk /dev/sda", "sfdisk /dev/sda < t",
+      "shred /dev/sda", "shred -n1 /dev/nvme0n1",
+    ],
+    nearMisses: ["nvme list", "cryptsetup status root", "mdadm --detail /dev/md0", "badblocks /dev/sda", "shred -u ./secret.txt"],
+  },
+  {
+    name: "numeric chmod and chown spellings, kill -01, pkill -v, power targets",
+    proofs: [
+      ["touch m && chmod 004755 m && [ \"$(stat -c %a m)\" = 4755 ] && touch TRIP"],
+      ["kill -0 -01 && touch TRIP"],
+    ],
+    spellings: [
+      "chmod 004755 x", "chmod 0004755 x", "chmod 000777 /", "chmod 00 -R /", "chmod -R 0 /", "chmod --reference=x -R /", "chown -R --reference=x /",
+      "kill -9 -01", "kill -KILL -1", "kill -9 -0001", "kill -s 9 -- -1", "pkill -v x", "pkill --inverse x", "killall5",
+      "systemctl isolate poweroff.target", "systemctl isolate rescue.target", "loginctl poweroff", "loginctl reboot", "telinit 0",
+    ],
+    nearMisses: ["chmod +x build.sh", "chmod 000755 x", "chmod -R 755 .", "kill %1", "kill -9 1234", "pgrep -v x", "systemctl isolate multi-user.target", "loginctl list-sessions"],
+  },
+  {
+    name: "fork loops in other languages",
+    proofs: [], // not run: a fork bomb is not a harmless tripwire
+    spellings: [
+      "perl -e 'fork while 1'", "perl -e 'fork while fork'", "python3 -c 'import os\nwhile 1: os.fork()'", "python3 -c 'import os\nwhile True:\n  os.fork()'",
+      "ruby -e 'loop{fork}'", "ruby -e 'fork while true'", "node -e 'while(1)require(\"child_process\").spawn(\"node\",[\"-e\",\"\"])'", "php -r 'while(1) pcntl_fork();'",
+    ],
+    nearMisses: ["python3 -c \"print(1)\"", "python3 -c 'while True: print(1)'", "node -e 'for(;;){}'"],
+  },
+];
+
+const POLICIES: Policy[] = ["strict", "balanced", "permissive"];
+
+function has(program: string): boolean {
+  if (program === "root") return process.getuid?.() === 0;
+  try {
+    execFileSync("bash", ["-c", `command -v ${program}`], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Runs `script` in real bash in a fresh temporary directory (with a file `f` and `a.tar` of it); true when it made ./TRIP. */
+function tripped(script: string): boolean {
+  const dir = mkdtempSync(join(tmpdir(), "sandshell-bypass-"));
+  dirs.push(dir);
+  writeFileSync(join(dir, "f"), "hi\n");
+  execFileSync("tar", ["-cf", "a.tar", "f"], { cwd: dir });
+  try {
+    execFileSync("bash", ["-c", script], { cwd: dir, stdio: "ignore", timeout: 15_000, env: { ...process.env, HOME: dir, PAGER: "cat" } });
+  } catch {
+    // Tripwires such as `ssh -o ProxyCommand` fail after running their payload: only TRIP counts.
+  }
+  return existsSync(join(dir, "TRIP"));
+}
+
+describe.each(CLASSES.map((c) => [c.name, c] as const))("bypass class: %s", (_name, cls) => {
+  const proofs = cls.proofs.map(([script, ...needs]) => [script, needs.every(has)] as const);
+  if (proofs.length) {
+    it.each(proofs.filter(([, ok]) => ok).map(([s]) => [s]))("works in real bash (tripwire %j)", (script) => {
+      expect(tripped(script)).toBe(true);
+    });
+  }
+
+  it.each(cls.spellings.map((s) => [s]))("denies %j under strict, balanced and permissive", async (command) => {
+    for (const policy of POLICIES) {
+      const v = (await guardFor(policy)).check(command);
+      expectWellFormed(v);
+      const { decision, layer, rule } = v;
+      if (cls.name.startsWith("xargs")) expect({ policy, decision }).toMatchObject({ policy, decision: "deny" });
+      else expect({ policy, decision, layer: layer <= 2 }).toEqual({ policy, decision: "deny", layer: true });
+      expect(rule).not.toBe("permissive");
+    }
+  });
+
+  it.each(cls.nearMisses.map((s) => [s]))("does not deny the near miss %j under balanced or permissive", async (command) => {
+    for (const policy of ["balanced", "permissive"] as const) {
+      const v = (await guardFor(policy)).check(command);
+      expectWellFormed(v);
+      expect({ policy, decision: v.decision, rule: v.rule }).not.toMatchObject({ decision: "deny" });
+    }
+  });
+});
+
+describe("xargs feeding a recursive rm with input the guard cannot read", () => {
+  it.each([["cat list | xargs rm -rf"], ["xargs rm -rf < list"], ["xargs -a list rm -r"], ["ls | xargs rm -rf"]])("is never allowed, permissive included: %j", async (command) => {
+    for (const policy of POLICIES) {
+      const v = (await guardFor(policy)).check(command);
+      expect({ policy, decision: v.decision }).not.toEqual({ policy, decision: "allow" });
+      if (policy !== "strict") expect(v.rule).toBe("recursive-delete-unknown");
+    }
+  });
+});
