@@ -1,5 +1,6 @@
 // `npm run build:lib`: the published library in dist/lib: tsc's ESM JavaScript and .d.ts for the package's entries
-// (tsconfig.lib.json), then what tsc does not do:
+// (tsconfig.lib.json; emitted with --noCheck: checking is `npm run typecheck`'s job, which `npm run build` and so
+// prepack run first, and the consumer test checks the .d.ts under a strict consumer's tsconfig), then what tsc does not do:
 //   - relative specifiers written as strings (`new URL("./worker.ts", …)`, `import(spec)`) and the .d.ts files'
 //     imports end in .js, like the ones tsc rewrote;
 //   - `import.meta.glob(…)` (Vite only) becomes a plain dynamic import, which every bundler and Node follow;
@@ -50,7 +51,7 @@ export declare function loadWasmSources(): Promise<WasmSources>;
 
 export function buildLib(): void {
   rmSync(OUT, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.lib.json")], { stdio: "inherit" });
+  execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.lib.json"), "--noCheck"], { stdio: "inherit" });
   for (const file of walk(OUT)) {
     if (!file.endsWith(".js") && !file.endsWith(".d.ts")) continue;
     const text = readFileSync(file, "utf8");

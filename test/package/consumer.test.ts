@@ -5,7 +5,7 @@
 // tool call through embedSandbox with preloaded files, one through the official MCP SDK client over the handshake
 // helper, and see a refused page rejected with the sandbox's reason.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,14 +18,17 @@ import { chromiumLaunchOptions } from "../../scripts/chromium.ts";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("./consumer", import.meta.url));
 const BIN = (name: string): string => join(ROOT, "node_modules", ...name.split("/"));
-const MCP_SDK_VERSION = (await import("../../package.json", { with: { type: "json" } })).default.dependencies["@modelcontextprotocol/sdk"];
+const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
 let work = "";
 let project = "";
 
 function run(command: string, args: string[], cwd: string): string {
+  const started = Date.now();
   try {
-    return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 600_000, env: { ...process.env, npm_config_loglevel: "error" } });
+    const out = execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 600_000, env: { ...process.env, npm_config_loglevel: "error" } });
+    if (process.env.SANDSHELL_TIMINGS) process.stderr.write(`consumer: ${((Date.now() - started) / 1000).toFixed(1)} s ${command} ${args.slice(0, 3).join(" ")}\n`);
+    return out;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     throw new Error(`${command} ${args.join(" ")} failed:\n${e.stdout ?? ""}\n${e.stderr ?? ""}\n${e.message}`);
@@ -34,22 +37,31 @@ function run(command: string, args: string[], cwd: string): string {
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "sandshell-consumer-"));
-  // prepack builds the sandbox page and the library.
-  run("npm", ["pack", "--pack-destination", work, "--silent"], ROOT);
+  // What prepack does (npm run build && npm run build:lib), without the repository-wide type check `npm test`
+  // has just done; then the tarball as npm publishes it.
+  run(process.execPath, [BIN("vite/bin/vite.js"), "build", "--logLevel", "error"], ROOT);
+  run(process.execPath, [BIN("tsx/dist/cli.mjs"), "scripts/build-lib.ts"], ROOT);
+  run("npm", ["pack", "--ignore-scripts", "--pack-destination", work, "--silent"], ROOT);
   const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
   if (tarball === undefined) throw new Error("npm pack wrote no tarball");
   project = join(work, "project");
   cpSync(FIXTURE, project, { recursive: true });
   writeFileSync(
     join(project, "package.json"),
-    JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { sandshell: `file:../${tarball}`, "@modelcontextprotocol/sdk": MCP_SDK_VERSION } }),
+    JSON.stringify({
+      name: "consumer",
+      private: true,
+      type: "module",
+      dependencies: { sandshell: `file:../${tarball}`, "@modelcontextprotocol/sdk": PKG.dependencies["@modelcontextprotocol/sdk"] },
+      devDependencies: { "@types/node": PKG.devDependencies["@types/node"] },
+    }),
   );
   run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], project);
 }, 900_000);
 
 afterAll(() => {
   if (work !== "") rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("the packed package, installed in a fresh project", () => {
   it("ships the built library, the sandbox page with its headers, and no tests, benches or sources", () => {
@@ -69,11 +81,11 @@ describe("the packed package, installed in a fresh project", () => {
   });
 
   it("type-checks a host page and a Node script under strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess", () => {
-    run(process.execPath, [BIN("typescript/bin/tsc"), "-p", "tsconfig.json", "--noEmit"], project);
+    // Emits too (out/): the next test runs the Node script as compiled here.
+    run(process.execPath, [BIN("typescript/bin/tsc"), "-p", "tsconfig.json"], project);
   }, 300_000);
 
   it("runs a Node script: the guard, and a tool call on the embedded sandbox without node-pty", () => {
-    run(process.execPath, [BIN("typescript/bin/tsc"), "-p", "tsconfig.json"], project);
     const out = JSON.parse(run(process.execPath, ["out/node.js"], project).trim()) as { decisions: string[]; text: string };
     expect(out.decisions).toEqual(["deny", "allow"]);
     expect(out.text).toContain("from node\ndone");
@@ -108,7 +120,8 @@ describe("the packed package, installed in a fresh project", () => {
       expect(report.error).toBeUndefined();
       expect(report.embed).toContain("hello from a preloaded file\n- ship it");
       expect(report.sdk).toContain("sdk says hi");
-      expect(report.refused).toMatch(/^SandshellRejectedError: Sandshell at http:\/\/localhost:\d+ refused this page \(http:\/\/127\.0\.0\.1:\d+\): .*origin/i);
+      // The SDK's client reports it as its McpError, with the sandbox's reason and REJECTED_CODE.
+      expect(report.refused).toMatch(/^McpError: MCP error -32001: Sandshell at http:\/\/localhost:\d+ refused this page \(http:\/\/127\.0\.0\.1:\d+\): The origin .* is not allowed/);
       const frameHeight = await page.locator("#embed iframe").evaluate((el) => el.getBoundingClientRect().height);
       expect(frameHeight).toBe(240);
     } finally {

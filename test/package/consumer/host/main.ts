@@ -53,11 +53,13 @@ async function main(): Promise<void> {
   bare.searchParams.set("embed", "1");
   bare.searchParams.set("runtime", "embedded");
   refused.src = bare.href; // no origins=…: this page is not on its list
+  const transport = await openSandboxTransport(refused);
   try {
-    await new Client({ name: "consumer-test", version: "1.0.0" }).connect(await openSandboxTransport(refused));
+    await new Client({ name: "consumer-test", version: "1.0.0" }).connect(transport);
     report.refused = "connected (should have been refused)";
   } catch (err) {
     report.refused = `${err instanceof SandshellRejectedError ? "SandshellRejectedError" : (err as Error).name}: ${(err as Error).message}`;
+    if (!(transport.rejection instanceof SandshellRejectedError)) report.refused += " (the transport has no rejection)";
   }
 }
 
