@@ -89,7 +89,18 @@ describe("the packed package, installed in a fresh project", () => {
     const out = JSON.parse(run(process.execPath, ["out/node.js"], project).trim()) as { decisions: string[]; text: string };
     expect(out.decisions).toEqual(["deny", "allow"]);
     expect(out.text).toContain("from node\ndone");
+    // The guard CLI as installed.
+    const verdicts = execFileSync(join(project, "node_modules", ".bin", "sandshell-guard"), ["--policy", "strict"], { input: "rm -rf /\nls\n", encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { decision: string }).decision);
+    expect(verdicts).toEqual(["deny", "allow"]);
   }, 300_000);
+
+  it("npm publish --dry-run accepts the package", () => {
+    const out = run("npm", ["publish", "--dry-run", "--ignore-scripts", "--json"], ROOT);
+    expect(out).toContain('"name": "sandshell"');
+  }, 120_000);
 
   it("in Chromium, runs tool calls through embedSandbox (with preloaded files) and the MCP SDK client, from another origin", async () => {
     // (3) the host page, bundled with Vite.
