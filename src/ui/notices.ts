@@ -49,7 +49,15 @@ export function createNotices(options: { compact?: boolean } = {}): Notices {
         text,
         o.actions !== undefined || close !== null ? h("div", { class: "notice-actions" }, ...(o.actions ?? []), close) : null,
       );
-      if (compact) el.style.alignItems = "center";
+      if (compact) {
+        // Buttons as links, so the line stays one line of text high.
+        el.style.alignItems = "center";
+        for (const b of el.querySelectorAll<HTMLButtonElement>(".notice-actions button")) {
+          b.classList.add("link");
+          b.style.fontSize = "inherit";
+          b.style.lineHeight = "inherit";
+        }
+      }
       const old = byKey.get(o.key);
       if (old !== undefined) old.replaceWith(el);
       else element.append(el);
