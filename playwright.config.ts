@@ -1,6 +1,6 @@
 // Browser tests run in Chromium against the production build (see scripts/chromium.ts for which Chromium).
 import { defineConfig } from "@playwright/test";
-import { chromiumLaunchOptions } from "./scripts/chromium.ts";
+import { lazyChromiumLaunchOptions } from "./scripts/chromium.ts";
 
 export const PORT = 4173;
 
@@ -17,6 +17,6 @@ export default defineConfig({
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
   },
-  use: { baseURL: `http://localhost:${PORT}/`, launchOptions: chromiumLaunchOptions() },
+  use: { baseURL: `http://localhost:${PORT}/`, launchOptions: lazyChromiumLaunchOptions() },
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
 });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
-import { chromiumLaunchOptions } from "./scripts/chromium.ts";
+import { lazyChromiumLaunchOptions } from "./scripts/chromium.ts";
 
 // WebContainer needs a cross-origin isolated page; the same headers cost nothing for the embedded runtime.
 const isolation = {
@@ -56,7 +56,8 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
-            provider: playwright({ launchOptions: chromiumLaunchOptions() }),
+            // Looked up (and fetched, if missing) when the browser launches: `vite build` needs no Chromium.
+            provider: playwright({ launchOptions: lazyChromiumLaunchOptions() }),
             instances: [{ browser: "chromium" }],
           },
         },

@@ -129,5 +129,17 @@ test.describe("postMessage API from a second origin", () => {
     await page.goto(hostUrl(`embed=1&runtime=embedded&origins=${encodeURIComponent("https://someone-else.example")}`));
     await expect(page.locator("#status")).toContainText(`Could not connect: Sandshell at ${SANDBOX} refused this page (${HOST})`, { timeout: 20_000 });
     await expect(page.locator("#status")).toContainText(`?origins=${encodeURIComponent(HOST)}`);
+    // The embed itself says so in its one status line (why, in the tooltip), and its audit log has it.
+    const frame = sandboxFrame(page);
+    const refused = frame.locator('.statusline [data-status="refused"]');
+    await expect(refused).toContainText(`refused ${HOST}`);
+    await expect(refused).toHaveAttribute("title", /not on|allow/i);
+    const audit = await frame.evaluate(() =>
+      (window as unknown as { sandshell: { sandbox: { auditLog(): Array<Record<string, unknown>> } } }).sandshell.sandbox
+        .auditLog()
+        .filter((e) => e.event === "api.rejected"),
+    );
+    expect(audit.length).toBeGreaterThan(0);
+    expect(JSON.stringify(audit[0])).toContain(HOST);
   });
 });

@@ -66,3 +66,20 @@ test("embed mode in an iframe of a plain page, dark", async ({ page }) => {
   await shot(page, "embed-in-iframe-dark");
   expect(errors).toEqual([]);
 });
+
+test("embed mode: a WebContainer that cannot start (no internet here) takes one line, not a banner", async ({ page }) => {
+  await page.setViewportSize({ width: 480, height: 360 });
+  await open(page, "?embed=1"); // runtime=auto: StackBlitz is unreachable from this machine, so it falls back
+  const status = page.locator(".statusline");
+  await expect(status).toContainText("WebContainer unavailable", { timeout: 30_000 });
+  const notice = page.locator('[data-notice="runtime"]');
+  if ((await notice.count()) > 0) {
+    const box = (await notice.boundingBox())!;
+    expect(box.height).toBeLessThanOrEqual(30); // one line of 12 px text plus padding
+    await expect(notice.locator(".notice-text")).toHaveAttribute("title", /WebContainer/);
+  }
+  // Status line plus at most that one line: the terminal keeps the rest of a 360 px embed.
+  const terminalHeight = (await page.locator("#terminal").boundingBox())!.height;
+  expect(terminalHeight).toBeGreaterThanOrEqual(360 - 26 - 30 - 20);
+  await shot(page, "embed-webcontainer-unavailable");
+});

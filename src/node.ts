@@ -3,6 +3,7 @@
 
 import { createNodeRuntime, type NodeRuntimeOptions } from "./runtime/node.ts";
 import type { SandboxMode } from "./runtime/node-sandbox.ts";
+import type { Approver } from "./tools/approvals.ts";
 import { createSandbox as createCoreSandbox, openSandbox, type RuntimeChoice, type Sandbox, type SandboxOptions } from "./sandbox.ts";
 
 export interface NodeSandboxOptions extends SandboxOptions {
@@ -10,7 +11,7 @@ export interface NodeSandboxOptions extends SandboxOptions {
    * Who answers approvals. Default here "deny" (refused at once); "ui" keeps requests in sandbox.approvals.pending()
    * for your own interface to answer; or a function `(request) => boolean | { decision, rule?, note? }`.
    */
-  approver?: SandboxOptions["approver"];
+  approver?: Approver; // not SandboxOptions["approver"]: that includes undefined, which exactOptionalPropertyTypes refuses here
   /**
    * "node" (default; also what "auto" means here): real bash in a pseudo-terminal, in `workspace` or a fresh temporary
    * folder. "embedded": just-bash in worker threads. A Runtime instance is used as is.

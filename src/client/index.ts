@@ -1,11 +1,17 @@
-// The host-page SDK: connect to a Sandshell iframe and use its tools.
+// The host-page SDK (`sandshell/client`): connect to a Sandshell iframe and use its tools.
 //
+//   import { connectSandbox } from "sandshell/client";
 //   const sandbox = await connectSandbox(iframe, { origin: "https://sandbox.example" });
-//   const { tools } = await sandbox.listTools();
+//   const tools = await sandbox.listTools();
 //   const result = await sandbox.callTool("bash", { command: "ls" }, { onOutput: (s) => term.write(s) });
+//   await sandbox.callTool("bash", '{"command": "ls -la",}');   // a model's raw JSON text, repaired
 //
-// Underneath is the MCP SDK's Client over a MessagePortTransport (exported here, so any MCP client can use
-// the port instead: the AI SDK's MCP client, your own).
+// Underneath is the MCP SDK's Client over a SandboxTransport. Any other MCP client (the AI SDK's, your own) gets
+// the same transport from openSandboxTransport(iframe), the handshake helper:
+//
+//   const client = new Client({ name: "my-app", version: "1.0.0" });
+//   await client.connect(await openSandboxTransport(iframe));
+//   await client.callTool({ name: "bash", arguments: { command: "ls" } }, undefined, { timeout: CALL_TIMEOUT_MS });
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
@@ -16,12 +22,26 @@ import {
   type ListToolsResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { API } from "../limits.ts";
-import { CONNECT_TYPE, HELLO_TYPE, isReady } from "../api/handshake.ts";
 import { APPROVAL_META_KEY } from "../api/protocol.ts";
-import { MessagePortTransport, SandshellRejectedError, type PortLike } from "../api/transport.ts";
+import { type PortLike } from "../api/transport.ts";
+import { handshake, rawArguments, SandboxTransport, type FrameLike, type HostWindow } from "./handshake.ts";
 
-export { MessagePortTransport, SandshellRejectedError, type PortLike } from "../api/transport.ts";
+export { MessagePortTransport, type PortLike } from "../api/transport.ts";
 export { READY, isReady } from "../api/handshake.ts";
+export {
+  CALL_TIMEOUT_MS,
+  handshake,
+  openSandboxTransport,
+  rawArguments,
+  REJECTED_CODE,
+  SandboxTransport,
+  SandshellRejectedError,
+  SandshellTimeoutError,
+  type FrameLike,
+  type Handshake,
+  type HandshakeOptions,
+  type HostWindow,
+} from "./handshake.ts";
 export type { CallToolResult, ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** An approval the sandbox asks this page for (its approver is "host"). */
@@ -60,7 +80,7 @@ export interface ConnectOptions {
    */
   onApproval?: (approval: HostApproval, signal: AbortSignal) => ApprovalReply | Promise<ApprovalReply>;
   /** The window to listen on (default: this page's). */
-  window?: Pick<Window, "addEventListener" | "removeEventListener"> & { origin?: string; location?: { origin: string; href?: string } };
+  window?: HostWindow;
 }
 
 export interface CallOptions {
@@ -77,7 +97,7 @@ export interface SandboxConnection {
   readonly origin: string;
   /** The MCP SDK Client, for anything beyond the shortcuts. */
   readonly client: Client;
-  readonly transport: MessagePortTransport;
+  readonly transport: SandboxTransport;
   listTools(): Promise<ListToolsResult["tools"]>;
   /** `args` is an object or a raw JSON string (as a model produced it; broken JSON is repaired). */
   callTool(name: string, args?: Record<string, unknown> | string, options?: CallOptions): Promise<CallToolResult>;
@@ -98,10 +118,10 @@ function toChoice(reply: ApprovalReply): ElicitResult {
 /** Wires an MCP client to a port whose other end is a Sandshell session (after the handshake, or in tests). */
 export async function connectOverPort(
   port: PortLike,
-  options: Omit<ConnectOptions, "window"> & { origin: string; signal?: AbortSignal },
+  options: Omit<ConnectOptions, "window"> & { origin: string; signal?: AbortSignal; here?: string },
 ): Promise<SandboxConnection> {
   const timeoutMs = options.timeoutMs ?? API.connectTimeoutMs;
-  const transport = new MessagePortTransport(port);
+  const transport = new SandboxTransport(port, options.origin, options.here);
   const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
     capabilities: options.onApproval !== undefined ? { elicitation: { form: {} } } : {},
   });
@@ -151,8 +171,8 @@ export async function connectOverPort(
       const { onOutput, signal } = opts;
       try {
         const result = await client.callTool(
-          // A string goes as is: the sandbox accepts raw JSON text for arguments (its documented extension).
-          { name, arguments: args as Record<string, unknown> },
+          // A string goes as raw JSON text (the sandbox's documented extension; it repairs broken JSON).
+          typeof args === "string" ? { name, ...rawArguments(args) } : { name, arguments: args },
           CallToolResultSchema,
           {
             timeout: opts.timeoutMs ?? API.callTimeoutMs,
@@ -177,104 +197,32 @@ export async function connectOverPort(
   };
 }
 
-interface FrameLike {
-  readonly src: string;
-  readonly contentWindow: { postMessage(message: unknown, targetOrigin: string, transfer?: Transferable[]): void } | null;
-}
-
-function describeOrigin(text: string): string {
-  try {
-    return new URL(text).origin;
-  } catch {
-    throw new TypeError(`connectSandbox: ${JSON.stringify(text)} is not an origin (like "https://sandbox.example")`);
-  }
-}
-
 /**
  * Connects to the Sandshell playground in `iframe`: waits for its `sandshell:ready` (saying hello until it
  * answers), sends a MessagePort with `sandshell:connect` to the sandbox's origin only, and initializes MCP.
  * Rejects with a clear error when nothing answers in time or the sandbox refuses this page's origin.
  */
 export async function connectSandbox(iframe: HTMLIFrameElement | FrameLike, options: ConnectOptions = {}): Promise<SandboxConnection> {
-  const win = options.window ?? (globalThis as unknown as { window?: NonNullable<ConnectOptions["window"]> }).window;
-  if (win === undefined) {
-    throw new Error("connectSandbox needs a window (a browser page); elsewhere, wire connectOverPort(port, { origin }) to a port yourself");
-  }
-  const base = win.location?.href ?? win.location?.origin ?? "http://localhost/";
-  const origin = describeOrigin(options.origin ?? new URL(iframe.src, base).href);
-  const timeoutMs = options.timeoutMs ?? API.connectTimeoutMs;
   const started = Date.now();
-  const here = win.origin ?? win.location?.origin ?? "this page";
+  const timeoutMs = options.timeoutMs ?? API.connectTimeoutMs;
+  const { port, origin, here, win } = await handshake(iframe, options);
 
-  // 1. Wait for ready, saying hello until it comes (the iframe may have loaded before we listened, or not yet).
-  await new Promise<void>((resolve, reject) => {
-    let strayOrigin: string | null = null;
-    const onMessage = (event: MessageEvent): void => {
-      if (event.source !== iframe.contentWindow || !isReady(event.data)) return;
-      if (event.origin !== origin) {
-        strayOrigin = event.origin;
-        return;
-      }
-      done();
-      resolve();
-    };
-    const hello = (): void => {
-      // Hello carries nothing secret, so it may go before the frame has navigated to the sandbox's origin.
-      try {
-        iframe.contentWindow?.postMessage({ type: HELLO_TYPE }, "*");
-      } catch {
-        // a frame being torn down: try again next tick
-      }
-    };
-    const timer = setTimeout(() => {
-      done();
-      const stray = strayOrigin !== null ? ` A Sandshell answered from ${strayOrigin} instead: pass that as options.origin if it is the one you mean.` : "";
-      reject(
-        new Error(
-          `No Sandshell answered from ${origin} within ${timeoutMs} ms.${stray} Check that the iframe's src is the Sandshell playground on that origin and that it has loaded.`,
-        ),
-      );
-    }, timeoutMs);
-    const interval = setInterval(hello, API.helloIntervalMs);
-    const done = (): void => {
-      clearTimeout(timer);
-      clearInterval(interval);
-      win.removeEventListener("message", onMessage as EventListener);
-    };
-    win.addEventListener("message", onMessage as EventListener);
-    hello();
-  });
-
-  // 2. Connect: port2 goes to the sandbox's origin only.
-  const target = iframe.contentWindow;
-  if (target === null) throw new Error("connectSandbox: the iframe has no window (was it removed from the page?)");
-  const channel = new MessageChannel();
-  target.postMessage({ type: CONNECT_TYPE }, origin, [channel.port2]);
-
-  // 3. MCP initialize on port1.
-  try {
-    const connection = await connectOverPort(channel.port1 as unknown as PortLike, {
+  // 3. MCP initialize on the port.
+  const connection = await connectOverPort(port as unknown as PortLike, {
       ...options,
       origin,
-      timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)),
-    });
-    // Leaving the page says goodbye, so the sandbox ends this session (and its running command) at once.
-    const onPageHide = (): void => void connection.close();
-    win.addEventListener("pagehide", onPageHide);
-    const close = connection.close;
-    return {
-      ...connection,
-      close: async () => {
-        win.removeEventListener("pagehide", onPageHide);
-        await close();
-      },
-    };
-  } catch (err) {
-    if (err instanceof SandshellRejectedError) {
-      const e = new SandshellRejectedError(err.reason);
-      e.message = `Sandshell at ${origin} refused this page (${here}): ${err.reason}`;
-      throw e;
-    }
-    throw err;
-  }
+      here,
+    timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)),
+  });
+  // Leaving the page says goodbye, so the sandbox ends this session (and its running command) at once.
+  const onPageHide = (): void => void connection.close();
+  win.addEventListener("pagehide", onPageHide);
+  const close = connection.close;
+  return {
+    ...connection,
+    close: async () => {
+      win.removeEventListener("pagehide", onPageHide);
+      await close();
+    },
+  };
 }

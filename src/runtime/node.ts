@@ -62,7 +62,10 @@ function loadPty(): Promise<PtyModule> {
     (m) => ((m as unknown as { default?: PtyModule }).default ?? m) as PtyModule,
     (err: unknown) => {
       ptyModule = null;
-      throw new Error(`The node runtime needs the optional package node-pty, which could not be loaded: ${String(err)}`);
+      throw new Error(
+        `The node runtime needs the optional package node-pty, which could not be loaded (${String(err)}). ` +
+          'Add it with `npm install node-pty` (it builds from source: python3, make and a C++ compiler), or use runtime: "embedded", which needs nothing native.',
+      );
     },
   );
   return ptyModule;

@@ -217,6 +217,9 @@ export function startApp(params: Params, problems: ParamProblem[]): PageHook {
   function onApiEvent(e: ApiEvent): void {
     if (e.type === "connected" || e.type === "initialized" || e.type === "disconnected") {
       setTimeout(() => ui.status.setAgents(agents()), 0);
+      if (e.type === "connected") ui.status.setRefused(null);
+    } else if (e.type === "rejected") {
+      ui.status.setRefused(e.origin ?? "a page", e.detail);
     } else if (e.type === "warning") {
       ui.notices.show({ kind: "warning", key: `api-${e.detail}`, title: "API:", body: e.detail, dismissible: true });
     }

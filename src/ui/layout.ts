@@ -34,7 +34,7 @@ export function buildLayout(embed: boolean): Layout {
   const body = document.body;
   body.replaceChildren();
   body.className = embed ? "embed" : "playground";
-  const notices = createNotices();
+  const notices = createNotices({ compact: embed });
   const status = createStatusBar(embed);
   const approvals = createApprovalDialog();
   const terminalHost = h("div", { class: "terminal-host", id: "terminal" });

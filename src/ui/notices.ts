@@ -1,4 +1,5 @@
 // Banners above the work area: bad URL parameters, why WebContainer is not serving, the demo's narration.
+// Compact (embed mode): each notice is one line, its whole text in a tooltip, so a 360 px embed keeps its terminal.
 
 import { h } from "./dom.ts";
 
@@ -20,8 +21,16 @@ export interface Notices {
   hide(key: string): void;
 }
 
-export function createNotices(): Notices {
-  const element = h("div", { class: "notices" });
+/** One line, cut with an ellipsis (compact notices). */
+const ONE_LINE = "white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; flex: 1 1 auto";
+
+function plain(node: Node | string): string {
+  return typeof node === "string" ? node : (node.textContent ?? "");
+}
+
+export function createNotices(options: { compact?: boolean } = {}): Notices {
+  const compact = options.compact === true;
+  const element = h("div", { class: compact ? "notices compact" : "notices" });
   const byKey = new Map<string, HTMLElement>();
   return {
     element,
@@ -29,12 +38,26 @@ export function createNotices(): Notices {
       const close = o.dismissible
         ? h("button", { type: "button", class: "ghost icon", "aria-label": `Dismiss: ${o.title}`, onclick: () => this.hide(o.key) }, "×")
         : null;
+      const text = h("div", { class: "notice-text" }, h("strong", {}, o.title), o.body !== undefined ? " " : null, o.body ?? null);
+      if (compact) {
+        text.setAttribute("style", ONE_LINE);
+        text.title = `${o.title}${o.body !== undefined ? ` ${plain(o.body)}` : ""}`;
+      }
       const el = h(
         "div",
         { class: `notice ${o.kind}`, "data-notice": o.key, role: o.kind === "info" ? "status" : "alert" },
-        h("div", { class: "notice-text" }, h("strong", {}, o.title), o.body !== undefined ? " " : null, o.body ?? null),
+        text,
         o.actions !== undefined || close !== null ? h("div", { class: "notice-actions" }, ...(o.actions ?? []), close) : null,
       );
+      if (compact) {
+        // Buttons as links, so the line stays one line of text high.
+        el.style.alignItems = "center";
+        for (const b of el.querySelectorAll<HTMLButtonElement>(".notice-actions button")) {
+          b.classList.add("link");
+          b.style.fontSize = "inherit";
+          b.style.lineHeight = "inherit";
+        }
+      }
       const old = byKey.get(o.key);
       if (old !== undefined) old.replaceWith(el);
       else element.append(el);

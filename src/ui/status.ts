@@ -22,6 +22,8 @@ export interface StatusBar {
   setShell(state: ShellState): void;
   setAgents(agents: Agent[]): void;
   setPolicy(policy: string, approver: string): void;
+  /** A page the API refused (null: clear), so an embed shows it without its activity panel. */
+  setRefused(origin: string | null, reason?: string): void;
   onRetry(handler: () => void): void;
 }
 
@@ -40,12 +42,14 @@ export function createStatusBar(embed: boolean): StatusBar {
   const shell = h("span", { class: "status-item shell", "data-status": "shell" });
   const agents = h("span", { class: "status-item agents", "data-status": "agents" });
   const policy = h("span", { class: "status-item policy", "data-status": "policy" });
+  // The last page the API refused (its origin; why, in the tooltip): shown until a page connects.
+  const refused = h("span", { class: "status-item refused warn", "data-status": "refused", hidden: true, role: "status" });
   const retry = h("button", { type: "button", class: "link retry", hidden: true }, "Retry WebContainer");
   let retryHandler: (() => void) | null = null;
   retry.addEventListener("click", () => retryHandler?.());
   const element = embed
-    ? h("div", { class: "statusline", role: "group", "aria-label": "Status" }, runtime, retry, sep(), shell, sep(), agents, sep(), policy)
-    : h("footer", { class: "statusbar", "aria-label": "Status" }, runtime, retry, shell, agents, policy);
+    ? h("div", { class: "statusline", role: "group", "aria-label": "Status" }, runtime, retry, sep(), refused, shell, sep(), agents, sep(), policy)
+    : h("footer", { class: "statusbar", "aria-label": "Status" }, runtime, retry, refused, shell, agents, policy);
 
   function label(name: string, value: Node | string): Array<Node | string> {
     return embed ? [value] : [h("span", { class: "status-label" }, `${name} `), value];
@@ -99,6 +103,16 @@ export function createStatusBar(embed: boolean): StatusBar {
     setPolicy(p, approver) {
       policy.replaceChildren(...label("policy", embed ? p : `${p} · approvals: ${approver}`));
       policy.title = `policy ${p}, approvals answered by ${approver}`;
+    },
+    setRefused(origin, reason) {
+      if (origin === null) {
+        refused.hidden = true;
+        refused.replaceChildren();
+        return;
+      }
+      refused.hidden = false;
+      refused.replaceChildren(embed ? `refused ${origin} · ` : h("span", { class: "status-label" }, "refused "), embed ? "" : `${origin}`);
+      refused.title = `Refused a connection from ${origin}: ${reason ?? "not on the allowed list"}`;
     },
     onRetry(handler) {
       retryHandler = handler;

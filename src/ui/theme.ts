@@ -10,6 +10,9 @@ const media = typeof matchMedia === "function" ? matchMedia("(prefers-color-sche
 const listeners = new Set<(scheme: Scheme) => void>();
 
 function stored(): ThemeChoice {
+  // An embedding page's choice (`theme=light|dark|auto` in the URL, sandshell/embed's `theme`) wins.
+  const asked = typeof location !== "undefined" ? new URLSearchParams(location.search).get("theme") : null;
+  if (asked === "light" || asked === "dark" || asked === "auto") return asked;
   try {
     const v = localStorage.getItem(KEY);
     return v === "light" || v === "dark" ? v : "auto";
