@@ -8,14 +8,14 @@
 //   a flood cannot empty, JSONL export), and to onActivity listeners as it happens.
 // - What belongs to one caller (rules a client added for itself, job ownership) lives in src/sandbox/callers.ts.
 
-import { createGuard, type Decision, type Guard, type Policy, type UserRules } from "./guard/index.ts";
+import { type Decision, type Guard, type Policy, type UserRules } from "./guard/index.ts";
 import { AuditLog, type AuditEntry, type AuditLimits, type AuditType } from "./audit/log.ts";
 import type { SelectRuntimeOptions } from "./runtime/select.ts";
 import type { Capabilities, Runtime, RuntimeKind, Unsubscribe } from "./runtime/types.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "./shell/session.ts";
-import { Callers } from "./sandbox/callers.ts";
 import { CallQueue } from "./sandbox/queue.ts";
-import { Approvals, type ApprovalEvent, type ApprovalOutcome, type Approver, type HostApprover } from "./tools/approvals.ts";
+import { SandboxRules } from "./sandbox/rules.ts";
+import { Approvals, type Approver, type HostApprover } from "./tools/approvals.ts";
 import type { CallInfo, CallToolResult, ToolHost } from "./tools/context.ts";
 import { runTool } from "./tools/index.ts";
 import { listTools, type ToolInfo } from "./tools/specs.ts";
@@ -124,16 +124,13 @@ async function resolveRuntime(options: SandboxOptions): Promise<{ runtime: Runti
 /** Builds a sandbox on a runtime; `owned` runtimes are disposed by close(). */
 export async function openSandbox(runtime: Runtime, owned: boolean, options: SandboxOptions = {}): Promise<Sandbox> {
   const policy: Policy = options.policy ?? "balanced";
-  const userRules: Required<UserRules> = {
-    allow: [...(options.rules?.allow ?? [])],
-    ask: [...(options.rules?.ask ?? [])],
-    deny: [...(options.rules?.deny ?? [])],
-  };
   const approvals = new Approvals({ approver: options.approver, expiryMs: options.approvalExpiryMs });
-  let guard: Guard;
+  const log = new AuditLog(options.audit);
+  const record = (type: AuditType, data: Record<string, unknown>): AuditEntry | null => log.record(type, data);
+  let rules: SandboxRules;
   let session: ShellSession;
   try {
-    guard = await createGuard({ policy, rules: userRules, workspace: runtime.workspace });
+    rules = await SandboxRules.create(policy, runtime.workspace, options.rules, record);
     session = await createShellSession(runtime, options.shell ?? {});
   } catch (err) {
     if (owned) await runtime.dispose().catch(() => undefined);
@@ -141,52 +138,11 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
   }
   const workspace = await runtime.fs.realpath(runtime.workspace).catch(() => runtime.workspace);
   const tmp = await runtime.fs.realpath("/tmp").catch(() => "/tmp");
-
-  const log = new AuditLog(options.audit);
-  const record = (type: AuditType, data: Record<string, unknown>): AuditEntry | null => log.record(type, data);
-  const callers = new Callers({ policy, workspace: runtime.workspace, base: () => userRules });
-  /** "Always" answers waiting for bash to add their rule: who gave them decides the rule's scope. */
-  const always = new Map<string, ApprovalOutcome>();
+  const callers = rules.callers;
   let calls = 0;
   let closed = false;
   const queue = new CallQueue();
-
-  approvals.on((event: ApprovalEvent) => {
-    const r = event.request;
-    const base = { callId: r.callId, caller: r.caller, tool: r.tool, approvalId: r.id, command: r.command, rule: r.rule, route: r.route };
-    if (event.type === "requested") record("approval", { ...base, phase: "requested", suggestedRule: r.suggestedRule, expiresAt: new Date(r.expiresAt).toISOString() });
-    else if (event.type === "rerouted") record("approval", { ...base, phase: "rerouted", reason: event.reason });
-    else {
-      const o = event.outcome;
-      if (o.decision === "always" && o.id !== undefined) always.set(o.id, o);
-      const scope = o.decision !== "always" ? undefined : o.by === "host" ? "connection" : "sandbox";
-      record("approval", { ...base, phase: "resolved", decision: o.decision, by: o.by, note: o.note, addedRule: o.decision === "always" ? (o.rule ?? r.suggestedRule) : undefined, scope });
-    }
-  });
-
-  async function addRule(rule: string, decision: Decision = "allow", from?: Record<string, unknown>): Promise<void> {
-    const text = typeof rule === "string" ? rule.trim() : "";
-    if (text === "") throw new TypeError("a rule is a non-empty string, e.g. `npm run build:*`");
-    if (decision !== "allow" && decision !== "ask" && decision !== "deny") throw new TypeError(`decision must be allow, ask or deny, not ${JSON.stringify(decision)}`);
-    if (!userRules[decision].includes(text)) {
-      userRules[decision].push(text);
-      guard = await createGuard({ policy, rules: userRules, workspace: runtime.workspace });
-      await callers.rebuild();
-    }
-    record("rule", { decision, rule: text, ...(from ?? {}) });
-  }
-
-  /** "Always allow" from an approval: a rule for the sandbox, or for one connection when its client answered. */
-  async function alwaysAllow(rule: string, from: { caller?: string; approvalId?: string } & Record<string, unknown>): Promise<void> {
-    const outcome = from.approvalId !== undefined ? always.get(from.approvalId) : undefined;
-    if (from.approvalId !== undefined) always.delete(from.approvalId);
-    if (outcome?.by === "host" && from.caller !== undefined) {
-      await callers.allowFor(from.caller, rule.trim());
-      record("rule", { decision: "allow", rule: rule.trim(), source: "approval", scope: "connection", by: "host", ...from });
-      return;
-    }
-    await addRule(rule, "allow", { source: "approval", scope: "sandbox", ...from });
-  }
+  rules.watch(approvals);
 
   const host: ToolHost = {
     runtime,
@@ -194,8 +150,8 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     workspace,
     tmp,
     approvals,
-    guard: () => guard,
-    alwaysAllow,
+    guard: () => rules.guard(),
+    alwaysAllow: (rule, from) => rules.alwaysAllow(rule, from),
     jobRefusal: () => null,
   };
 
@@ -217,7 +173,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
       record("call", { callId, ...who, tool: toolName, ...(typeof args === "string" ? { rawArguments: args } : { args }) });
       const callHost: ToolHost = {
         ...host,
-        guard: () => callers.guardFor(opts.caller, guard),
+        guard: () => rules.guardFor(opts.caller),
         jobRefusal: (jobId) => callers.jobRefusal(jobId, opts.caller),
       };
       const call: CallInfo = {
@@ -286,9 +242,9 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     runtimeInfo,
     approvals,
     policy,
-    guard: () => guard,
-    rules: () => ({ allow: [...userRules.allow], ask: [...userRules.ask], deny: [...userRules.deny] }),
-    addRule: (rule, decision) => addRule(rule, decision, { source: "api" }),
+    guard: () => rules.guard(),
+    rules: () => rules.list(),
+    addRule: (rule, decision) => rules.add(rule, decision, { source: "api" }),
     onActivity: (listener) => log.on(listener),
     auditLog: () => log.entries(),
     exportAuditLog: () => log.exportJsonl(),
