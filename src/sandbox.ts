@@ -197,9 +197,11 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
           };
         } else {
           try {
-            result = await runTool(callHost, toolName, args, call);
-            const jobId = result.structuredContent.jobId;
-            if (typeof jobId === "string" && result.structuredContent.status === "running") callers.setJobOwner(jobId, opts.caller);
+            const refusal = session.busy ? callers.foregroundRefusal(opts.caller) : null;
+            result = refusal !== null ? { content: [{ type: "text", text: refusal }], isError: true, structuredContent: { status: "error", cwd: session.cwd, reason: "not-owner" } } : await runTool(callHost, toolName, args, call);
+            const { jobId, status } = result.structuredContent;
+            if (typeof jobId === "string" && status === "running") callers.setJobOwner(jobId, opts.caller);
+            else if (status === "running" && refusal === null) callers.setForegroundOwner(opts.caller);
           } finally {
             release();
           }

@@ -5,12 +5,15 @@
 // - Background jobs have an owner: the caller that started them. Only that caller, or the sandbox's owner (a call
 //   without a caller: the UI, a Node caller), may read or stop a job. A job whose owner is not recorded yet (the
 //   moment between its start and its result) belongs to the owner only.
+// - The same holds for a command that still runs in the shell after its call returned `running`: only its caller
+//   (or the owner) may send it input with is_input or wait for its output.
 
 import { createGuard, type Guard, type Policy, type UserRules } from "../guard/index.ts";
 
 export class Callers {
   private readonly rules = new Map<string, { allow: string[]; guard: Guard }>();
   private readonly jobOwners = new Map<string, string | undefined>();
+  private foreground: string | undefined;
 
   constructor(private readonly options: { policy: Policy; workspace: string; base: () => Required<UserRules> }) {}
 
@@ -40,6 +43,21 @@ export class Callers {
   /** A connection ended: its rules go; its jobs stay (the owner may still read and stop them). */
   forget(caller: string): void {
     this.rules.delete(caller);
+  }
+
+  /** Whose command still runs in the shell after its call returned `running` (is_input feeds it, and reads its output). */
+  setForegroundOwner(caller: string | undefined): void {
+    this.foreground = caller;
+  }
+
+  /** While a command still runs: null when `caller` may send it input (or wait for it), else why not. */
+  foregroundRefusal(caller: string | undefined): string | null {
+    if (caller === undefined || caller === this.foreground) return null;
+    return (
+      "A command is still running for another caller, so this command was NOT run, and neither input nor a wait " +
+      "reaches that command: its input and output are that caller's. Try again when it has finished, or start your " +
+      'work as a background job: bash {"command": "…", "run_in_background": true}.'
+    );
   }
 
   setJobOwner(jobId: string, caller: string | undefined): void {

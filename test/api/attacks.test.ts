@@ -321,3 +321,28 @@ describe("resource bounds: past a bound, a structured error that says what to do
     expect(textOf(out)).toContain("END");
   });
 });
+
+describe("a command still running for one connection is not another's to feed or read", () => {
+  it("another connection's is_input is refused and never reaches the command; the owner's input does", async () => {
+    const sandbox = await createSandbox({ runtime: "node", approver: "deny" });
+    const served = serve(sandbox);
+    try {
+      const a = await connect(served);
+      const b = await connect(served);
+      const started = await a.callTool("bash", { command: "printf 'Secret please: '; read -r line; echo got:$line", timeout: 30 });
+      expect(started.structuredContent!.status).toBe("running");
+      const intrude = await b.callTool("bash", { command: "from-b\n", is_input: true });
+      expect(intrude.isError).toBe(true);
+      expect(textOf(intrude)).toMatch(/another caller/);
+      expect(textOf(intrude)).not.toMatch(/Secret please/);
+      const own = await a.callTool("bash", { command: "from-a\n", is_input: true });
+      expect(textOf(own)).toContain("got:from-a");
+      expect(textOf(own)).not.toContain("from-b");
+      await a.close();
+      await b.close();
+    } finally {
+      await served.api.close();
+      await sandbox.close();
+    }
+  });
+});
