@@ -170,7 +170,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
       const callId = `call-${++calls}`;
       const who = typeof opts.caller === "string" ? { caller: opts.caller } : {};
       const toolName = typeof name === "string" ? name : String(name);
-      record("call", { callId, ...who, tool: toolName, ...(typeof args === "string" ? { rawArguments: args } : { args }) });
+      record("call", { callId, ...who, tool: toolName, args });
       const callHost: ToolHost = {
         ...host,
         guard: () => rules.guardFor(opts.caller),

@@ -300,10 +300,10 @@ describe("a runtime whose shell reads one line at a time (jsh)", () => {
   });
 });
 
-describe("argument repair never moves text between fields, proved on real bash", () => {
+describe.each(["node", "embedded"] as const)("argument repair never moves text between fields, proved on the %s runtime", (kind) => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await createSandbox({ runtime: "node", approver: "deny" });
+    sb = await createSandbox({ runtime: kind, approver: "deny" });
   });
   afterAll(async () => {
     await sb?.close();
@@ -312,7 +312,7 @@ describe("argument repair never moves text between fields, proved on real bash",
   it("the tripwire works: `touch` in a valid call really creates the file", async () => {
     const r = await sb.callTool("bash", '{"command": "touch TRIPWIRE_OK"}');
     expect(r.isError).toBeUndefined();
-    expect(existsSync(`${sb.runtime.workspace}/TRIPWIRE_OK`)).toBe(true);
+    expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/TRIPWIRE_OK`)).not.toBeNull();
   });
 
   it("no spelling of a smuggled second field creates F or G", async () => {
@@ -322,6 +322,6 @@ describe("argument repair never moves text between fields, proved on real bash",
       const command = (r.structuredContent.repairedArguments as { command?: string } | undefined)?.command;
       expect(command === undefined || command === "echo hi", `${name}: ran ${command}`).toBe(true);
     }
-    for (const f of ["F", "G", "F,", "G,"]) expect(existsSync(`${sb.runtime.workspace}/${f}`), f).toBe(false);
+    for (const f of ["F", "G", "F,", "G,"]) expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/${f}`), f).toBeNull();
   });
 });

@@ -42,8 +42,8 @@ export interface AuditLimits {
 /** API events that a hostile page can cause at will: counted per origin, never one entry each. */
 export const FLOOD_EVENTS: ReadonlySet<string> = new Set(["api.ignored", "api.rejected", "api.error-reply"]);
 
-/** Fields that hold a command as it runs (or would): kept whole up to maxCommandChars. */
-const COMMAND_KEYS = new Set(["command", "input", "rawArguments"]);
+/** Fields that hold a command as it runs (or would), or a raw argument string (`args` as a string): kept whole up to maxCommandChars. */
+const COMMAND_KEYS = new Set(["command", "input", "args"]);
 
 const SECURITY_TYPES: ReadonlySet<AuditType> = new Set(["verdict", "approval", "rule", "input"]);
 
