@@ -201,7 +201,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
             result = refusal !== null ? { content: [{ type: "text", text: refusal }], isError: true, structuredContent: { status: "error", cwd: session.cwd, reason: "not-owner" } } : await runTool(callHost, toolName, args, call);
             const { jobId, status } = result.structuredContent;
             if (typeof jobId === "string" && status === "running") callers.setJobOwner(jobId, opts.caller);
-            else if (status === "running" && refusal === null) callers.setForegroundOwner(opts.caller);
+            else if (refusal === null) callers.setForegroundOwner(status === "running" ? opts.caller : null);
           } finally {
             release();
           }

@@ -344,7 +344,8 @@ export function openSession(host: ToolHost, port: PortLike, options: SessionOpti
     server.request({ method: "ping" }, EmptyResultSchema, { timeout: beat.timeoutMs }).then(
       () => (pinging = false),
       (err: unknown) => {
-        if (server.transport === undefined) return; // closed meanwhile
+        pinging = false;
+        if (server.transport === undefined) return; // closed meanwhile (or not yet connected)
         emit({ ...base, type: "reclaimed", detail: `no answer to a ping within ${beat.timeoutMs} ms (${err instanceof Error ? err.message : String(err)}); the connection was closed` });
         void server.close();
       },

@@ -13,7 +13,8 @@ import { createGuard, type Guard, type Policy, type UserRules } from "../guard/i
 export class Callers {
   private readonly rules = new Map<string, { allow: string[]; guard: Guard }>();
   private readonly jobOwners = new Map<string, string | undefined>();
-  private foreground: string | undefined;
+  /** The caller whose command was left running (undefined: the owner's), or null when none is known to run. */
+  private foreground: { caller: string | undefined } | null = null;
 
   constructor(private readonly options: { policy: Policy; workspace: string; base: () => Required<UserRules> }) {}
 
@@ -45,14 +46,14 @@ export class Callers {
     this.rules.delete(caller);
   }
 
-  /** Whose command still runs in the shell after its call returned `running` (is_input feeds it, and reads its output). */
-  setForegroundOwner(caller: string | undefined): void {
-    this.foreground = caller;
+  /** Whose command still runs in the shell after its call returned `running` (is_input feeds it, and reads its output); null: none. */
+  setForegroundOwner(caller: string | undefined | null): void {
+    this.foreground = caller === null ? null : { caller };
   }
 
   /** While a command still runs: null when `caller` may send it input (or wait for it), else why not. */
   foregroundRefusal(caller: string | undefined): string | null {
-    if (caller === undefined || caller === this.foreground) return null;
+    if (caller === undefined || this.foreground === null || caller === this.foreground.caller) return null;
     return (
       "A command is still running for another caller, so this command was NOT run, and neither input nor a wait " +
       "reaches that command: its input and output are that caller's. Try again when it has finished, or start your " +
