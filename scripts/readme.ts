@@ -1,12 +1,14 @@
-// README's generated sections: the guard's rule table (from the rule rows, with the verdict each
-// example gets under each preset) and the limits table (from src/limits.ts). `npm run readme` rewrites
-// them; test/readme.test.ts fails when README is stale.
+// The docs' generated sections: the guard's rule table in docs/rules.md (from the rule rows, with the
+// verdict each example gets under each preset) and the limits table in docs/limits.md (from
+// src/limits.ts). `npm run readme` rewrites them; test/readme.test.ts fails when a page is stale.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createGuard, POLICIES, POLICY_SUMMARY, RULES, type Guard, type Policy } from "../src/guard/index.ts";
 import * as limits from "../src/limits.ts";
 
 export const README = fileURLToPath(new URL("../README.md", import.meta.url));
+export const RULES_DOC = fileURLToPath(new URL("../docs/rules.md", import.meta.url));
+export const LIMITS_DOC = fileURLToPath(new URL("../docs/limits.md", import.meta.url));
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, "⏎");
 // Examples with control characters, lone surrogates or nothing visible are shown as JSON strings.
@@ -58,17 +60,24 @@ function replaceBlock(text: string, name: string, body: string): string {
   const end = `<!-- ${name}:end -->`;
   const i = text.indexOf(start);
   const j = text.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`README.md has no ${start} … ${end} block`);
+  if (i < 0 || j < i) throw new Error(`the page has no ${start} … ${end} block`);
   return text.slice(0, i + start.length) + "\n" + body + "\n" + text.slice(j);
 }
 
-export async function renderReadme(text: string): Promise<string> {
-  return replaceBlock(replaceBlock(text, "rules", await renderRules()), "limits", renderLimits());
+/** Each generated page and its text as it should be. */
+export async function renderDocs(): Promise<Array<{ path: string; text: string }>> {
+  const rules = readFileSync(RULES_DOC, "utf8");
+  const limitsPage = readFileSync(LIMITS_DOC, "utf8");
+  return [
+    { path: RULES_DOC, text: replaceBlock(rules, "rules", await renderRules()) },
+    { path: LIMITS_DOC, text: replaceBlock(limitsPage, "limits", renderLimits()) },
+  ];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const before = readFileSync(README, "utf8");
-  const after = await renderReadme(before);
-  if (after !== before) writeFileSync(README, after);
-  console.log(after === before ? "README.md is up to date" : "README.md updated");
+  for (const { path, text } of await renderDocs()) {
+    const before = readFileSync(path, "utf8");
+    if (text !== before) writeFileSync(path, text);
+    console.log(`${path.slice(path.lastIndexOf("/docs/") + 1)} ${text === before ? "is up to date" : "updated"}`);
+  }
 }

@@ -1,12 +1,12 @@
-// README's host-page example is examples/host.html word for word, so what users paste is what is tested.
+// The API page's host-page example is examples/host.html word for word, so what users paste is what is tested.
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const readme = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
 const host = readFileSync(new URL("../../examples/host.html", import.meta.url), "utf8");
 
-it("README shows examples/host.html verbatim in its postMessage API section", () => {
-  const section = readme.slice(readme.indexOf("## postMessage API and client SDK"));
+it("docs/api.md shows examples/host.html verbatim", () => {
+  const section = readme.slice(readme.indexOf("# postMessage API and client SDK"));
   expect(section.length).toBeGreaterThan(100);
   expect(section).toContain("```html\n" + host + (host.endsWith("\n") ? "" : "\n") + "```");
 });

@@ -14,6 +14,9 @@ export const DEVICES = {
   ttyLine: "/dev/.sandshell-tty-line",
   /** One line from the terminal, not echoed: `read -s`. */
   ttyLineSilent: "/dev/.sandshell-tty-line-silent",
+  /** Counted reads: `${ttyCounted}lines-N` (N lines: `head -n N`), `${ttyCounted}chars-N` (N characters or a line,
+   *  whichever ends first: `read -n N`), `${ttyCounted}chars-silent-N` (`read -s -n N`). */
+  ttyCounted: "/dev/.sandshell-tty-",
 } as const;
 
 /** Folders whose changes are per-process and never mirrored. */

@@ -22,7 +22,11 @@ interface InMemoryInternals {
   ensureParentDirs(path: string): void;
 }
 
-export type TtyKind = "eof" | "line" | "line-silent";
+/**
+ * How a running command reads the terminal: to end of input (C-d), one line, or a count of lines or characters
+ * (characters end early at Enter, as `read -n` does). Silent reads are not echoed.
+ */
+export type TtyKind = "eof" | "line" | "line-silent" | { lines: number } | { chars: number; silent: boolean };
 
 export interface DeviceHooks {
   /** Output of a statement: text (already decoded). */
@@ -55,6 +59,12 @@ function ttyKind(path: string): TtyKind | null {
   if (p === DEVICES.tty) return "eof";
   if (p === DEVICES.ttyLine) return "line";
   if (p === DEVICES.ttyLineSilent) return "line-silent";
+  if (p.startsWith(DEVICES.ttyCounted)) {
+    const m = /^(lines|chars|chars-silent)-([1-9][0-9]{0,8})$/.exec(p.slice(DEVICES.ttyCounted.length));
+    if (m === null) return null;
+    const n = Number(m[2]);
+    return m[1] === "lines" ? { lines: n } : { chars: n, silent: m[1] === "chars-silent" };
+  }
   return null;
 }
 

@@ -72,20 +72,33 @@ function interpreterError(exitCode: number, output: string): boolean {
   return false;
 }
 
-/** Cooked-mode reading of the terminal by a running command (`cat`, `read`): echo, backspace, Enter, C-d. */
+/** Cooked-mode reading of the terminal by a running command (`cat`, `read`, `head -n 1`): echo, backspace, Enter, C-d. */
 class TtyRead {
   private line = "";
   private collected = "";
+  private lines = 0;
+  private readonly silent: boolean;
   constructor(
     readonly kind: TtyKind,
     private readonly echo: (text: string) => void,
     private readonly done: (text: string) => void,
-  ) {}
+  ) {
+    this.silent = kind === "line-silent" || (typeof kind === "object" && "chars" in kind && kind.silent);
+  }
+
+  /** Does a completed line end the read? */
+  private lineEnds(): boolean {
+    const k = this.kind;
+    if (k === "eof") return false;
+    if (typeof k === "object" && "lines" in k) return ++this.lines >= k.lines;
+    return true;
+  }
 
   /** Returns the input after the point where the read completed ("" when it takes everything). */
   feed(input: string): string {
     // bracketed-paste brackets are not text (a terminal sends them only while the line editor reads, but be safe)
     const data = input.replace(/\x1b\[20[01]~/g, "");
+    const chars = typeof this.kind === "object" && "chars" in this.kind ? this.kind.chars : 0;
     for (let i = 0; i < data.length; i++) {
       const ch = data[i] as string;
       if (ch === "\r" || ch === "\n") {
@@ -93,7 +106,7 @@ class TtyRead {
         this.echo("\r\n");
         this.collected += `${this.line}\n`;
         this.line = "";
-        if (this.kind !== "eof") {
+        if (this.lineEnds()) {
           this.done(this.collected);
           return data.slice(i + 1);
         }
@@ -107,17 +120,22 @@ class TtyRead {
         this.line = "";
       } else if (ch === "\x7f" || ch === "\b") {
         if (this.line !== "") {
-          const chars = Array.from(this.line);
-          chars.pop();
-          this.line = chars.join("");
-          if (this.kind !== "line-silent") this.echo("\b \b");
+          const kept = Array.from(this.line);
+          kept.pop();
+          this.line = kept.join("");
+          if (!this.silent) this.echo("\b \b");
         }
       } else if (ch === "\x1b") {
         // escape sequences are taken as typed (a terminal in cooked mode would too), but not echoed raw
         this.line += ch;
       } else if (ch.charCodeAt(0) >= 0x20 || ch === "\t") {
         this.line += ch;
-        if (this.kind !== "line-silent") this.echo(ch);
+        if (!this.silent) this.echo(ch);
+        // `read -n N`: N characters end the read without Enter (the shell keeps the terminal out of line mode)
+        if (chars > 0 && Array.from(this.line).length >= chars) {
+          this.done(this.line);
+          return data.slice(i + 1);
+        }
       }
     }
     return "";
@@ -162,6 +180,10 @@ export class ShellCore {
 
   // per exec
   private armed: RewriteOptions | null = null;
+  /** The running line was stopped because of `set -u` (abortOnNounset). */
+  private nounsetAbort = false;
+  /** `set -u` is on, or the running line may turn it on (the interpreter's live options are not visible from here). */
+  private nounsetPossible = false;
   private captured: Captured | null = null;
   private fnIds = new Map<number, FunctionRecord>();
   private nextFnId = 1;
@@ -269,6 +291,8 @@ export class ShellCore {
           if (record !== undefined) this.defined.set(record.name, record);
           return { stdout: "", stderr: "", exitCode: 0 };
         }),
+        defineCommand(COMMANDS.syntax, async (args, ctx) => this.syntaxCheck(args, ctx)),
+        defineCommand(COMMANDS.noStdin, async (_args, ctx) => ({ stdout: "", stderr: "", exitCode: String(ctx.stdin) === "" ? 0 : 1 })),
         defineCommand(COMMANDS.prompt, async (args) => {
           this.emit(toTerminal(args.join(" ")));
           this.flush();
@@ -304,7 +328,10 @@ export class ShellCore {
     this.trailer = (bash.transform(TRAILER_SOURCE).ast as unknown as ScriptNode).statements[0] ?? null;
 
     fs.attach((ops) => this.reportFs(ops), {
-      output: (text) => this.emit(toTerminal(text)),
+      output: (text) => {
+        this.emit(toTerminal(text));
+        this.abortOnNounset(text);
+      },
       readTty: (kind) => this.readTty(kind),
     });
 
@@ -375,6 +402,44 @@ export class ShellCore {
       lastExitCode: 0,
       history: [],
     };
+  }
+
+  /** `bash -n [-c TEXT | FILE]`: parses what bash would run and says whether it parses; runs nothing. */
+  private async syntaxCheck(args: string[], ctx: { fs: { readFile(path: string): Promise<string> }; cwd: string; stdin: unknown }): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+    let text: string | null = null;
+    let where = "bash";
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] as string;
+      if (a === "-c") {
+        text = args[i + 1] ?? "";
+        if (args[i + 1] === undefined) return { stdout: "", stderr: "bash: -c: option requires an argument\n", exitCode: 2 };
+        break;
+      }
+      if (a === "-o") {
+        i++;
+        continue;
+      }
+      if (a.startsWith("-") && a !== "-" && a !== "--") continue;
+      const file = a === "--" ? args[i + 1] : a;
+      if (file === undefined) break;
+      where = file;
+      const path = file.startsWith("/") ? file : `${ctx.cwd.replace(/\/$/, "")}/${file}`;
+      try {
+        text = await ctx.fs.readFile(path);
+      } catch {
+        return { stdout: "", stderr: `bash: ${file}: No such file or directory\n`, exitCode: 127 };
+      }
+      break;
+    }
+    // stdin is bytes, one per character (just-bash's ByteString)
+    text ??= new TextDecoder().decode(Uint8Array.from(String(ctx.stdin), (c) => c.charCodeAt(0)));
+    try {
+      this.parse(text.startsWith("#!") ? text.slice(text.indexOf("\n") + 1 || text.length) : text);
+      return { stdout: "", stderr: "", exitCode: 0 };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      return { stdout: "", stderr: `${where}: ${message}\n`, exitCode: 2 };
+    }
   }
 
   private parse(text: string): ScriptNode {
@@ -590,6 +655,17 @@ export class ShellCore {
     }
   }
 
+  /**
+   * `set -u`: bash abandons the rest of the command line at an unbound variable ($? = 1). just-bash ends only the
+   * statement (its group swallows the error), so the line is stopped here when a statement reports one.
+   */
+  private abortOnNounset(text: string): void {
+    if (!this.busy || this.abort === null || this.nounsetAbort || !this.nounsetPossible) return;
+    if (!/(?:^|\n)(?:bash: )?[^\n:]+: unbound variable\n/.test(text)) return;
+    this.nounsetAbort = true;
+    this.abort.abort();
+  }
+
   private onInterrupt(): void {
     if (!this.busy) {
       if (this.editor.reading) this.onInput("\x03");
@@ -654,6 +730,10 @@ export class ShellCore {
     const nonce = this.init?.nonce ?? "";
     this.busy = true;
     this.interrupted = false;
+    this.nounsetAbort = false;
+    const turnsOn = /\bset\b[^;&|\n]*(?:\s-[a-zA-Z]*u|-o\s+nounset)/.test(text);
+    const turnsOff = /\bset\b[^;&|\n]*(?:\s\+[a-zA-Z]*u|\+o\s+nounset)/.test(text);
+    this.nounsetPossible = turnsOn || (this.state().options.nounset === true && !turnsOff);
     this.post({ t: "busy", busy: true });
     this.emit(this.marker(`start=${nonce}`));
     this.flush();
@@ -678,7 +758,19 @@ export class ShellCore {
     const captured = this.captured as Captured | null;
     let code: number;
     let exitShell = false;
-    if (this.interrupted) {
+    if (this.nounsetAbort) {
+      // what ran before the unbound variable stays done; the rest of the line did not run
+      code = 1;
+      this.emit(toTerminal(result.stdout + result.stderr.replace(/^.*\baborted\b.*(\n|$)/gm, "")));
+      // The trailer did not run, so other changes the line made before the error are lost (as after C-c); `set -u`
+      // itself stays on, as in bash.
+      if (captured !== null) this.carry = this.fromCaptured(captured);
+      else if (this.carry !== null) {
+        const opts = new Set((this.carry.env.SHELLOPTS ?? "").split(":").filter((o) => o !== ""));
+        opts.add("nounset");
+        this.carry = { ...this.carry, env: { ...this.carry.env, SHELLOPTS: [...opts].sort().join(":") } };
+      }
+    } else if (this.interrupted) {
       code = EMBEDDED.interruptExitCode;
       this.emit(toTerminal(result.stdout));
       const stderr = result.stderr.replace(/^.*\baborted\b.*(\n|$)/gm, "");

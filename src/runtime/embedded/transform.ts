@@ -205,10 +205,49 @@ function hasInputRedirect(redirections: RedirectionNode[] | undefined): boolean 
   return (redirections ?? []).some((r) => (r.fd === null || r.fd === 0) && INPUT_OPERATORS.has(r.operator));
 }
 
+/** `bash -n …` / `sh -n …` (also `-ne`, `-o noexec`): check the syntax only. */
+function syntaxOnly(c: SimpleCommandNode): boolean {
+  const name = literalText(c.name);
+  if (name !== "bash" && name !== "sh") return false;
+  for (let i = 0; i < c.args.length; i++) {
+    const text = literalText(c.args[i]);
+    if (text === null || !text.startsWith("-") || text === "-" || text === "--") return false;
+    if (/^-[a-z]*n[a-z]*$/.test(text)) return true;
+    if (text === "-o" && literalText(c.args[i + 1]) === "noexec") return true;
+  }
+  return false;
+}
+
+function readDevice(silent: boolean, count: number): string {
+  if (count > 0) return `${DEVICES.ttyCounted}${silent ? "chars-silent" : "chars"}-${count}`;
+  return silent ? DEVICES.ttyLineSilent : DEVICES.ttyLine;
+}
+
+/** `head` reads only its first lines from the terminal (10, or `-n N`, `-nN`, `-N`); null when it reads to the end. */
+function headLines(args: WordNode[]): number | null {
+  let n = 10;
+  for (let i = 0; i < args.length; i++) {
+    const text = literalText(args[i]);
+    if (text === null) return null;
+    let value: string | null = null;
+    if (text === "-n" || text === "--lines") value = literalText(args[++i]);
+    else if (text.startsWith("--lines=")) value = text.slice("--lines=".length);
+    else if (/^-n./.test(text)) value = text.slice(2);
+    else if (/^-[0-9]+$/.test(text)) value = text.slice(1);
+    else if (text.startsWith("-") && text !== "-") return null; // -c, -q, …: read as today
+    else continue;
+    if (value === null || !/^[1-9][0-9]{0,8}$/.test(value)) return null;
+    n = Number(value);
+  }
+  return n;
+}
+
 /** `read …` with the terminal as stdin: a line from the terminal, its `-p` prompt shown first. */
 function rewriteRead(cmd: SimpleCommandNode): CommandNode | SimpleCommandNode {
   let prompt: WordNode | null = null;
   let silent = false;
+  /** `-n N`/`-N N`: N characters end the read without Enter. */
+  let count = 0;
   const args: WordNode[] = [];
   for (let i = 0; i < cmd.args.length; i++) {
     const word = cmd.args[i] as WordNode;
@@ -227,8 +266,13 @@ function rewriteRead(cmd: SimpleCommandNode): CommandNode | SimpleCommandNode {
     const p = flags.indexOf("p");
     if (p === -1) {
       args.push(word);
-      // options that take a value: -a NAME, -d DELIM, -n N, -N N, -t T, -i TEXT
-      if (/[adnNti]$/.test(flags) && i + 1 < cmd.args.length) args.push(cmd.args[++i] as WordNode);
+      // options that take a value: -a NAME, -d DELIM, -n N, -N N, -t T, -i TEXT (attached: -n1)
+      const valued = /[adnNti]/.exec(flags);
+      if (valued === null) continue;
+      const attached = flags.slice(valued.index + 1);
+      const value = attached !== "" ? attached : i + 1 < cmd.args.length ? literalText(cmd.args[i + 1]) : null;
+      if ((valued[0] === "n" || valued[0] === "N") && value !== null && /^[1-9][0-9]{0,8}$/.test(value)) count = Number(value);
+      if (attached === "" && i + 1 < cmd.args.length) args.push(cmd.args[++i] as WordNode);
       continue;
     }
     const rest = flags.slice(p + 1);
@@ -240,7 +284,7 @@ function rewriteRead(cmd: SimpleCommandNode): CommandNode | SimpleCommandNode {
   const read: SimpleCommandNode = {
     ...cmd,
     args,
-    redirections: [...cmd.redirections, redirect(0, "<", silent ? DEVICES.ttyLineSilent : DEVICES.ttyLine)],
+    redirections: [...cmd.redirections, redirect(0, "<", readDevice(silent, count))],
   };
   if (prompt === null) return read;
   return group([statementOf(simple(COMMANDS.prompt, [prompt])), statementOf(read)]);
@@ -253,6 +297,10 @@ export const COMMANDS = {
   fn: "__sandshell_fn",
   /** `__sandshell_prompt TEXT`: shows TEXT on the terminal at once (a `read -p` prompt). */
   prompt: "__sandshell_prompt",
+  /** `__sandshell_no_stdin`: succeeds when nothing waits on its stdin (a function called at the prompt). */
+  noStdin: "__sandshell_no_stdin",
+  /** `__sandshell_syntax ARGS…`: `bash -n ARGS…`, which just-bash does not know: parse only, report, run nothing. */
+  syntax: "__sandshell_syntax",
   /** The trailer: `__sandshell_state "$?" NAMES TYPES ARRAYS`. */
   state: "__sandshell_state",
 } as const;
@@ -287,6 +335,11 @@ export interface RewriteOptions {
 interface Ctx {
   stream: boolean;
   tty: boolean;
+  /**
+   * Inside a function body: the terminal is stdin only when the function was called with nothing on its stdin, which
+   * is known only at run time (`f` at the prompt reads the terminal; `echo x | f` reads the pipe).
+   */
+  ttyIfNoStdin?: boolean;
   /** Inside a compound statement (a loop body, an if…), not at the top level. */
   nested?: boolean;
 }
@@ -312,7 +365,7 @@ class Rewriter {
     }
     const pipelines = s.pipelines.map((p) => ({
       ...p,
-      commands: p.commands.map((c, i) => this.command(c, { stream: false, tty: ctx.tty && i === 0 })),
+      commands: p.commands.map((c, i) => this.command(c, { stream: false, tty: ctx.tty && i === 0, ttyIfNoStdin: ctx.ttyIfNoStdin === true && i === 0 })),
     }));
     const out = { ...s, pipelines };
     return ctx.stream && !(ctx.nested && this.silent(out)) ? this.wrap(out) : out;
@@ -352,18 +405,32 @@ class Rewriter {
   }
 
   private simpleCommand(c: SimpleCommandNode, ctx: Ctx): SimpleCommandNode | CommandNode {
+    if (syntaxOnly(c)) return { ...c, name: literal(COMMANDS.syntax) };
+    if (this.options.tty && ctx.ttyIfNoStdin === true && !hasInputRedirect(c.redirections) && literalText(c.name) === "read") {
+      // if __sandshell_no_stdin; then read … < terminal; else read …; fi
+      return {
+        type: "If",
+        clauses: [{ condition: [statementOf(simple(COMMANDS.noStdin))], body: [statementOf(rewriteRead(c))] }],
+        elseBody: [statementOf(c)],
+        redirections: [],
+      } as unknown as CommandNode;
+    }
     if (!this.options.tty || !ctx.tty || hasInputRedirect(c.redirections)) return c;
     const name = literalText(c.name);
     if (name === null) return c;
     if (name === "read") return rewriteRead(c);
-    if (readsTerminal(name, c.args)) return { ...c, redirections: [...c.redirections, redirect(0, "<", DEVICES.tty)] };
+    if (readsTerminal(name, c.args)) {
+      const lines = name === "head" ? headLines(c.args) : null;
+      const device = lines === null ? DEVICES.tty : `${DEVICES.ttyCounted}lines-${lines}`;
+      return { ...c, redirections: [...c.redirections, redirect(0, "<", device)] };
+    }
     return c;
   }
 
   private functionDef(f: FunctionDefNode): CommandNode {
     // statements inside the body run wherever the function is called: no streaming, no terminal; nested definitions
     // are tracked too
-    const body = this.compound(f.body, { stream: false, tty: false });
+    const body = this.compound(f.body, { stream: false, tty: false, ttyIfNoStdin: true });
     const node: FunctionDefNode = { ...f, body };
     const onFunction = this.options.onFunction;
     if (onFunction === undefined) return node as unknown as CommandNode;
@@ -372,7 +439,8 @@ class Rewriter {
   }
 
   private compound(c: CommandNode, ctx: Ctx): CommandNode {
-    const inner: Ctx = { stream: ctx.stream, tty: ctx.tty && !hasInputRedirect(c.redirections), nested: ctx.nested };
+    const redirected = hasInputRedirect(c.redirections);
+    const inner: Ctx = { stream: ctx.stream, tty: ctx.tty && !redirected, nested: ctx.nested, ttyIfNoStdin: ctx.ttyIfNoStdin === true && !redirected };
     const list = (l: StatementNode[] | null | undefined): StatementNode[] | null | undefined =>
       Array.isArray(l) ? this.statements(l, inner) : l;
     const out: CommandNode = { ...c };
