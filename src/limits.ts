@@ -146,11 +146,27 @@ export const MESSAGES = {
   errorChars: 300,
 } as const;
 
+/** What one call may bring and keep. Past a bound the call gets a structured error saying what to do instead. */
+export const INPUT = {
+  /** Longest command bash runs (characters); a longer one is refused before the guard: write it to a file and run that. */
+  maxCommandChars: 1024 * 1024,
+  /** Longest raw JSON argument string, and longest string value in parsed arguments (write_file content). */
+  maxArgumentChars: 5 * 1024 * 1024,
+} as const;
+
 export const AUDIT = {
-  /** Entries the in-memory audit log keeps (oldest dropped first). */
+  /** Security entries kept (verdicts, approvals, added rules, is_input text); only other security entries evict them. */
   maxEntries: 10_000,
-  /** Characters of a result's text, and of each string argument, kept in an audit entry. */
+  /** Activity entries kept (calls, results, connections); a flood of calls evicts only these. */
+  maxActivityEntries: 10_000,
+  /** Summaries of ignored or refused messages kept (one per origin per floodWindowMs at most). */
+  maxNoiseEntries: 1_000,
+  /** Ignored or refused messages from one origin within this long become one entry with a count. */
+  floodWindowMs: 1_000,
+  /** Characters of a result's text, and of each string argument that is not a command, kept in an audit entry. */
   maxTextChars: 2_000,
+  /** A command (or is_input text) is kept whole up to this long; a longer one as length + SHA-256 + head. */
+  maxCommandChars: INPUT.maxCommandChars,
 } as const;
 
 export const APPROVALS = {
@@ -165,6 +181,10 @@ export const API = {
   maxMessageDepth: 64,
   /** MCP connections one sandbox serves at once; more are refused with `sandshell:rejected`. */
   maxConnections: 32,
+  /** Each connection is pinged this often (MCP ping); a port that is gone never answers. */
+  pingIntervalMs: 15_000,
+  /** A connection that does not answer a ping within this long is closed: its slot, pending calls and approvals freed. */
+  pingTimeoutMs: 10_000,
   /** The client SDK repeats `sandshell:hello` this often until the sandbox answers `sandshell:ready`. */
   helloIntervalMs: 100,
   /** connectSandbox gives up when the sandbox has not answered and initialized within this long. */

@@ -4,15 +4,18 @@
 // - Several callers share the one shell. Their bash calls queue (one at a time: check, approval, run), so a second
 //   caller waits instead of being refused; only a call that arrives while a command still runs after returning
 //   `running` (soft timeout) gets the session's "still running" refusal, as designed.
-// - Every call, verdict, approval, added rule and result goes to an audit log (in memory, bounded, JSONL export), and
-//   to onActivity listeners as it happens.
+// - Every call, verdict, approval, added rule and result goes to the audit log (src/audit/log.ts: bounded rooms that
+//   a flood cannot empty, JSONL export), and to onActivity listeners as it happens.
+// - What belongs to one caller (rules a client added for itself, job ownership) lives in src/sandbox/callers.ts.
 
-import { createGuard, type Decision, type Guard, type Policy, type UserRules } from "./guard/index.ts";
-import { AUDIT } from "./limits.ts";
+import { type Decision, type Guard, type Policy, type UserRules } from "./guard/index.ts";
+import { AuditLog, type AuditEntry, type AuditLimits, type AuditType } from "./audit/log.ts";
 import type { SelectRuntimeOptions } from "./runtime/select.ts";
 import type { Capabilities, Isolation, Runtime, RuntimeKind, Unsubscribe } from "./runtime/types.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "./shell/session.ts";
-import { Approvals, type ApprovalEvent, type Approver, type HostApprover } from "./tools/approvals.ts";
+import { CallQueue } from "./sandbox/queue.ts";
+import { SandboxRules } from "./sandbox/rules.ts";
+import { Approvals, type Approver, type HostApprover } from "./tools/approvals.ts";
 import type { CallInfo, CallToolResult, ToolHost } from "./tools/context.ts";
 import { runTool } from "./tools/index.ts";
 import { listTools, type ToolInfo } from "./tools/specs.ts";
@@ -36,6 +39,8 @@ export interface SandboxOptions {
   approvalExpiryMs?: number;
   /** Options of the shell session (timeouts, output limits). */
   shell?: ShellSessionOptions;
+  /** Bounds of the audit log (default AUDIT in src/limits.ts). */
+  audit?: Partial<AuditLimits>;
   /** Passed to selectRuntime (progress callback, per-runtime options) when the sandbox creates the runtime. */
   runtimeOptions?: SelectRuntimeOptions;
 }
@@ -61,19 +66,7 @@ export interface RuntimeInfo {
   isolation?: Isolation;
 }
 
-export type AuditType = "call" | "verdict" | "approval" | "rule" | "result" | "event";
-
-/** One line of the audit log. Further fields by type: see README ("Audit log"). */
-export interface AuditEntry {
-  seq: number;
-  /** ISO 8601. */
-  time: string;
-  type: AuditType;
-  callId?: string;
-  caller?: string;
-  tool?: string;
-  [key: string]: unknown;
-}
+export type { AuditEntry, AuditType } from "./audit/log.ts";
 
 export interface Sandbox {
   /** tools/list: the seven tools with JSON Schema. */
@@ -101,8 +94,13 @@ export interface Sandbox {
   auditLog(): AuditEntry[];
   /** The audit log as JSONL: one JSON object a line. */
   exportAuditLog(): string;
-  /** Records an entry of the caller's own (the API layer: protocol errors, connections). */
-  audit(type: AuditType, data: Record<string, unknown>): AuditEntry;
+  /**
+   * Records an entry of the caller's own (the API layer: protocol errors, connections). Ignored or refused messages
+   * (event api.ignored, api.rejected, api.error-reply) are counted per origin: then null, and a summary follows.
+   */
+  audit(type: AuditType, data: Record<string, unknown>): AuditEntry | null;
+  /** A connection ended: the rules its client added for itself go. (The API layer calls it.) */
+  release(caller: string): void;
 }
 
 function isRuntime(value: unknown): value is Runtime {
@@ -125,75 +123,16 @@ async function resolveRuntime(options: SandboxOptions): Promise<{ runtime: Runti
   return { runtime: await selectRuntime(choice, select), owned: true };
 }
 
-/** A copy safe to keep in the log: long strings cut, depth bounded. */
-function auditValue(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") {
-    return value.length > AUDIT.maxTextChars ? `${value.slice(0, AUDIT.maxTextChars)}… [${value.length} characters]` : value;
-  }
-  if (value === null || typeof value !== "object") return typeof value === "bigint" ? String(value) : value;
-  if (depth >= 6) return "[…]";
-  if (Array.isArray(value)) return value.slice(0, 100).map((v) => auditValue(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value).slice(0, 100)) out[k] = auditValue(v, depth + 1);
-  return out;
-}
-
-/** A FIFO lock: bash calls run one at a time, in the order they came. */
-class CallQueue {
-  private busy = false;
-  private readonly waiting: Array<() => void> = [];
-
-  /** Resolves with a release function, or null when `signal` aborted first. */
-  acquire(signal?: AbortSignal): Promise<(() => void) | null> {
-    if (signal?.aborted) return Promise.resolve(null);
-    if (!this.busy) {
-      this.busy = true;
-      return Promise.resolve(this.releaser());
-    }
-    return new Promise((resolve) => {
-      const grant = (): void => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve(this.releaser());
-      };
-      const onAbort = (): void => {
-        const i = this.waiting.indexOf(grant);
-        if (i !== -1) this.waiting.splice(i, 1);
-        resolve(null);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiting.push(grant);
-    });
-  }
-
-  get length(): number {
-    return this.waiting.length + (this.busy ? 1 : 0);
-  }
-
-  private releaser(): () => void {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next !== undefined) next();
-      else this.busy = false;
-    };
-  }
-}
-
 /** Builds a sandbox on a runtime; `owned` runtimes are disposed by close(). */
 export async function openSandbox(runtime: Runtime, owned: boolean, options: SandboxOptions = {}): Promise<Sandbox> {
   const policy: Policy = options.policy ?? "balanced";
-  const userRules: Required<UserRules> = {
-    allow: [...(options.rules?.allow ?? [])],
-    ask: [...(options.rules?.ask ?? [])],
-    deny: [...(options.rules?.deny ?? [])],
-  };
   const approvals = new Approvals({ approver: options.approver, expiryMs: options.approvalExpiryMs });
-  let guard: Guard;
+  const log = new AuditLog(options.audit);
+  const record = (type: AuditType, data: Record<string, unknown>): AuditEntry | null => log.record(type, data);
+  let rules: SandboxRules;
   let session: ShellSession;
   try {
-    guard = await createGuard({ policy, rules: userRules, workspace: runtime.workspace });
+    rules = await SandboxRules.create(policy, runtime.workspace, options.rules, record);
     session = await createShellSession(runtime, options.shell ?? {});
   } catch (err) {
     if (owned) await runtime.dispose().catch(() => undefined);
@@ -202,46 +141,11 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
   const workspace = await runtime.fs.realpath(runtime.workspace).catch(() => runtime.workspace);
   // A runtime with a private temp directory (node) offers that to the file tools instead of a /tmp shared by the host.
   const tmp = runtime.tempDir ?? (await runtime.fs.realpath("/tmp").catch(() => "/tmp"));
-
-  const log: AuditEntry[] = [];
-  const listeners = new Set<(entry: AuditEntry) => void>();
-  let seq = 0;
+  const callers = rules.callers;
   let calls = 0;
   let closed = false;
   const queue = new CallQueue();
-
-  function record(type: AuditType, data: Record<string, unknown>): AuditEntry {
-    const entry: AuditEntry = { seq: ++seq, time: new Date().toISOString(), type, ...(auditValue(data) as Record<string, unknown>) };
-    log.push(entry);
-    if (log.length > AUDIT.maxEntries) log.splice(0, log.length - AUDIT.maxEntries);
-    for (const l of [...listeners]) {
-      try {
-        l(entry);
-      } catch (err) {
-        console.error("sandshell: an activity listener threw:", err);
-      }
-    }
-    return entry;
-  }
-
-  approvals.on((event: ApprovalEvent) => {
-    const r = event.request;
-    const base = { callId: r.callId, caller: r.caller, tool: r.tool, approvalId: r.id, command: r.command, rule: r.rule, route: r.route };
-    if (event.type === "requested") record("approval", { ...base, phase: "requested", suggestedRule: r.suggestedRule, expiresAt: new Date(r.expiresAt).toISOString() });
-    else if (event.type === "rerouted") record("approval", { ...base, phase: "rerouted", reason: event.reason });
-    else record("approval", { ...base, phase: "resolved", decision: event.outcome.decision, by: event.outcome.by, note: event.outcome.note, addedRule: event.outcome.decision === "always" ? (event.outcome.rule ?? r.suggestedRule) : undefined });
-  });
-
-  async function addRule(rule: string, decision: Decision = "allow", from?: Record<string, unknown>): Promise<void> {
-    const text = typeof rule === "string" ? rule.trim() : "";
-    if (text === "") throw new TypeError("a rule is a non-empty string, e.g. `npm run build:*`");
-    if (decision !== "allow" && decision !== "ask" && decision !== "deny") throw new TypeError(`decision must be allow, ask or deny, not ${JSON.stringify(decision)}`);
-    if (!userRules[decision].includes(text)) {
-      userRules[decision].push(text);
-      guard = await createGuard({ policy, rules: userRules, workspace: runtime.workspace });
-    }
-    record("rule", { decision, rule: text, ...(from ?? {}) });
-  }
+  rules.watch(approvals);
 
   const host: ToolHost = {
     runtime,
@@ -249,8 +153,9 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     workspace,
     tmp,
     approvals,
-    guard: () => guard,
-    alwaysAllow: (rule, from) => addRule(rule, "allow", { source: "approval", ...from }),
+    guard: () => rules.guard(),
+    alwaysAllow: (rule, from) => rules.alwaysAllow(rule, from),
+    jobRefusal: () => null,
   };
 
   const runtimeInfo: RuntimeInfo = {
@@ -270,6 +175,11 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
       const who = typeof opts.caller === "string" ? { caller: opts.caller } : {};
       const toolName = typeof name === "string" ? name : String(name);
       record("call", { callId, ...who, tool: toolName, args });
+      const callHost: ToolHost = {
+        ...host,
+        guard: () => rules.guardFor(opts.caller),
+        jobRefusal: (jobId) => callers.jobRefusal(jobId, opts.caller),
+      };
       const call: CallInfo = {
         id: callId,
         ...who,
@@ -291,13 +201,17 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
           };
         } else {
           try {
-            result = await runTool(host, toolName, args, call);
+            const refusal = session.busy ? callers.foregroundRefusal(opts.caller) : null;
+            result = refusal !== null ? { content: [{ type: "text", text: refusal }], isError: true, structuredContent: { status: "error", cwd: session.cwd, reason: "not-owner" } } : await runTool(callHost, toolName, args, call);
+            const { jobId, status } = result.structuredContent;
+            if (typeof jobId === "string" && status === "running") callers.setJobOwner(jobId, opts.caller);
+            else if (refusal === null) callers.setForegroundOwner(status === "running" ? opts.caller : null);
           } finally {
             release();
           }
         }
       } else {
-        result = await runTool(host, toolName, args, call);
+        result = await runTool(callHost, toolName, args, call);
       }
       const sc = result.structuredContent;
       record("result", {
@@ -320,6 +234,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
       if (closed) return;
       closed = true;
       approvals.close();
+      log.close();
       await session.close().catch(() => undefined);
       if (owned) await runtime.dispose().catch(() => undefined);
       record("event", { event: "closed" });
@@ -333,16 +248,14 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     runtimeInfo,
     approvals,
     policy,
-    guard: () => guard,
-    rules: () => ({ allow: [...userRules.allow], ask: [...userRules.ask], deny: [...userRules.deny] }),
-    addRule: (rule, decision) => addRule(rule, decision, { source: "api" }),
-    onActivity(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    auditLog: () => log.map((e) => ({ ...e })),
-    exportAuditLog: () => log.map((e) => JSON.stringify(e)).join("\n") + (log.length > 0 ? "\n" : ""),
+    guard: () => rules.guard(),
+    rules: () => rules.list(),
+    addRule: (rule, decision) => rules.add(rule, decision, { source: "api" }),
+    onActivity: (listener) => log.on(listener),
+    auditLog: () => log.entries(),
+    exportAuditLog: () => log.exportJsonl(),
     audit: (type, data) => record(type, data),
+    release: (caller) => callers.forget(caller),
   };
   record("event", { event: "opened", runtime: runtime.kind, workspace: runtime.workspace, policy, approver: approvals.mode });
   return sandbox;

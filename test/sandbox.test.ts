@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeRuntime, createSandbox, type AuditEntry, type CallToolResult, type Sandbox } from "../src/node.ts";
 import { createSandbox as createCoreSandbox } from "../src/sandbox.ts";
+import { SMUGGLING_SPELLINGS } from "./tools/smuggling.ts";
 
 const text = (r: CallToolResult) => r.content[0]!.text;
 
@@ -297,5 +298,31 @@ describe("a runtime whose shell reads one line at a time (jsh)", () => {
       await sb.close();
       await real.dispose();
     }
+  });
+});
+
+describe.each(["node", "embedded"] as const)("argument repair never moves text between fields, proved on the %s runtime", (kind) => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await createSandbox({ runtime: kind, approver: "deny" });
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  it("the tripwire works: `touch` in a valid call really creates the file", async () => {
+    const r = await sb.callTool("bash", '{"command": "touch TRIPWIRE_OK"}');
+    expect(r.isError).toBeUndefined();
+    expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/TRIPWIRE_OK`)).not.toBeNull();
+  });
+
+  it("no spelling of a smuggled second field creates F or G", async () => {
+    
+    for (const { name, raw } of SMUGGLING_SPELLINGS) {
+      const r = await sb.callTool("bash", raw);
+      const command = (r.structuredContent.repairedArguments as { command?: string } | undefined)?.command;
+      expect(command === undefined || command === "echo hi", `${name}: ran ${command}`).toBe(true);
+    }
+    for (const f of ["F", "G", "F,", "G,"]) expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/${f}`), f).toBeNull();
   });
 });

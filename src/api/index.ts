@@ -60,6 +60,8 @@ export interface ServeOptions {
   /** Connections served at once (default API.maxConnections). */
   maxConnections?: number;
   limits?: GateLimits;
+  /** How often each connection is pinged and how long it may take to answer (default API.pingIntervalMs / pingTimeoutMs). */
+  heartbeat?: { intervalMs: number; timeoutMs: number };
 }
 
 export interface ApiServer {
@@ -117,6 +119,7 @@ export function serveSandbox(host: ToolHost, options: ServeOptions = {}): ApiSer
       origin,
       onEvent: emit,
       ...(options.limits !== undefined ? { limits: options.limits } : {}),
+      ...(options.heartbeat !== undefined ? { heartbeat: options.heartbeat } : {}),
     });
     live.add(session);
     void session.closed.then(() => live.delete(session));

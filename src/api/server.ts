@@ -18,13 +18,14 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
+  EmptyResultSchema,
   ErrorCode,
   ListToolsRequestSchema,
   type CallToolResult,
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import { MESSAGES } from "../limits.ts";
+import { API, MESSAGES } from "../limits.ts";
 import { clip } from "../tools/context.ts";
 import type { ApprovalAnswer, ApprovalRequest, HostApprover } from "../tools/approvals.ts";
 import { inspect, type GateLimits } from "./gate.ts";
@@ -48,6 +49,8 @@ export interface ToolHost {
   callTool(name: string, args: Record<string, unknown> | string, options?: CallOptions): Promise<CallToolResult | { content: unknown[]; [key: string]: unknown }>;
   /** The sandbox's audit log: protocol events are recorded as type "event" with event "api.<type>". */
   audit?(type: "event", data: Record<string, unknown>): unknown;
+  /** A connection ended: whatever the sandbox kept for it (rules its client added for itself) goes. */
+  release?(caller: string): void;
 }
 
 export type ApiEventType =
@@ -57,6 +60,7 @@ export type ApiEventType =
   | "initialized" // its MCP client finished initialize
   | "rejected" // a refused origin (or no room for another connection)
   | "disconnected" // a connection closed
+  | "reclaimed" // a connection that did not answer a ping in time was closed
   | "error-reply" // bad input answered with a JSON-RPC error
   | "ignored" // bad input the spec says not to answer (notifications, responses), or messages outside a connection
   | "error"; // something failed inside (a send, a handler)
@@ -79,6 +83,8 @@ export interface SessionOptions {
   origin: string;
   onEvent?: (event: ApiEvent) => void;
   limits?: GateLimits;
+  /** How often the connection is pinged, and how long an answer may take before it is closed (default API.ping*). */
+  heartbeat?: { intervalMs: number; timeoutMs: number };
 }
 
 export interface Session {
@@ -328,7 +334,32 @@ export function openSession(host: ToolHost, port: PortLike, options: SessionOpti
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  // A port that is gone (a closed tab, a dropped port) sends no goodbye: a ping it cannot answer frees its slot.
+  // Closing aborts its calls (and so their pending approvals), and the sandbox forgets its rules.
+  const beat = options.heartbeat ?? { intervalMs: API.pingIntervalMs, timeoutMs: API.pingTimeoutMs };
+  let pinging = false;
+  const heartbeat = setInterval(() => {
+    if (pinging) return;
+    pinging = true;
+    server.request({ method: "ping" }, EmptyResultSchema, { timeout: beat.timeoutMs }).then(
+      () => (pinging = false),
+      (err: unknown) => {
+        pinging = false;
+        if (server.transport === undefined) return; // closed meanwhile (or not yet connected)
+        emit({ ...base, type: "reclaimed", detail: `no answer to a ping within ${beat.timeoutMs} ms (${err instanceof Error ? err.message : String(err)}); the connection was closed` });
+        void server.close();
+      },
+    );
+  }, beat.intervalMs);
+  (heartbeat as { unref?: () => void }).unref?.();
+
   server.onclose = () => {
+    clearInterval(heartbeat);
+    try {
+      host.release?.(options.id);
+    } catch (err) {
+      console.error("sandshell: releasing a connection failed:", err);
+    }
     emit({ ...base, type: "disconnected", detail: "the connection closed" });
     resolveClosed();
   };

@@ -6,7 +6,7 @@
 // call. "Always allow" is returned as an outcome with a rule; the sandbox adds the rule to the session's guard.
 
 import { APPROVALS } from "../limits.ts";
-import type { Verdict } from "../guard/index.ts";
+import { compileRule, type Verdict } from "../guard/index.ts";
 
 export type ApprovalDecision = "allow" | "always" | "deny";
 
@@ -112,6 +112,46 @@ export function normalizeAnswer(value: unknown): ApprovalAnswer | null {
   if (typeof v.rule === "string" && v.rule.trim() !== "") answer.rule = v.rule.trim();
   if (typeof v.note === "string" && v.note.trim() !== "") answer.note = v.note.trim();
   return answer;
+}
+
+/** The words a result uses for who approved: a connected client is "the host page", never "a person". */
+export function approverWords(by: ApprovalOutcome["by"]): string {
+  switch (by) {
+    case "host":
+      return "the host page (the connected client, not necessarily a person)";
+    case "function":
+      return "this sandbox's approver";
+    case "ui":
+      return "a person";
+    default:
+      return "policy";
+  }
+}
+
+function normalRule(rule: string): string {
+  const wrapped = /^Bash\((.*)\)$/s.exec(rule.trim());
+  return (wrapped ? wrapped[1]! : rule).trim().replace(/\s+/g, " ");
+}
+
+/**
+ * True when `rule` allows nothing that `suggested` does not: the same rule, one with a longer fixed head (`npm run
+ * build:*` or `npm run build *` within `npm run:*`), or one exact command it matches. `*`, `r*`, `rm*` are broader.
+ */
+export function ruleWithin(rule: string, suggested: string): boolean {
+  const r = normalRule(rule);
+  const s = normalRule(suggested);
+  if (r === "" || s === "") return false;
+  if (r === s) return true;
+  const sPrefix = s.endsWith(":*") ? s.slice(0, -2).trimEnd() : null;
+  const star = r.indexOf("*");
+  if (star !== -1) {
+    // Rules match one simple command's words, so a `*` cannot reach past it: a rule whose fixed head is a longer
+    // prefix of the suggested one (`rm -r junk*`, `npm run build:prod:*` within `rm:*`, `npm run build:*`) is narrower.
+    if (sPrefix === null || sPrefix.includes("*")) return false;
+    const head = r.slice(0, star);
+    return head.startsWith(sPrefix + " ") || head.startsWith(sPrefix + ":");
+  }
+  return compileRule(s).test(r);
 }
 
 export class Approvals {
@@ -220,6 +260,10 @@ export class Approvals {
           const normalized = normalizeAnswer(value);
           if (normalized === null) {
             finish({ decision: "deny", by: route, note: `The approver gave no usable answer (${String(JSON.stringify(value))}).` });
+          } else if (route === "host" && normalized.decision === "always" && !ruleWithin(normalized.rule ?? request.suggestedRule, request.suggestedRule)) {
+            // A client answering its own approval may not widen it: the call runs once, and no rule is added.
+            const note = `The host page asked to always allow \`${normalized.rule}\`, which is broader than the suggested \`${request.suggestedRule}\`; this call was approved once and no rule was added.`;
+            finish({ decision: "allow", by: route, note: normalized.note !== undefined ? `${normalized.note} (${note})` : note });
           } else {
             finish({ ...normalized, by: route });
           }

@@ -158,6 +158,41 @@ function breakages(text: string, parseError: string): string[] {
   return found;
 }
 
+/**
+ * A value that holds the end of one string, a comma and the start of another key (`hi", "my note": "x`) was cut in
+ * the wrong place: repairing it would move text from one field into another (a note into the command). Such a
+ * repair is refused, whatever the key: a key the parameter-aware parser does not know (one with a space, unicode)
+ * is still a key. Quotes of either kind, and an unquoted key followed by a quoted value, count.
+ */
+const SWALLOWED_KEY = [/["']\s*,\s*(["'])[^"'\n]{0,200}\1\s*:/u, /["']\s*,\s*[^\s"',:{}[\]][^"',:{}[\]\n]{0,200}:\s*["']/u];
+
+function swallowedKey(obj: Record<string, unknown>): string | null {
+  for (const [key, value] of Object.entries(obj)) {
+    for (const text of [key, typeof value === "string" ? value : ""]) {
+      const m = SWALLOWED_KEY.map((re) => re.exec(text)).find((x) => x !== null);
+      if (m) {
+        return (
+          `they are not valid JSON, and repairing them would put what looks like another parameter ` +
+          `(\`${clip(m[0], MESSAGES.valueChars)}\`) inside "${key}"; nothing was run. ` +
+          "Send valid JSON: escape double quotes inside strings as \\\" and newlines as \\n"
+        );
+      }
+    }
+  }
+  return null;
+}
+
+/** A parameter named twice in a broken string: which one was meant cannot be told, so the repair is refused. */
+function duplicateKey(text: string, knownKeys: readonly string[]): string | null {
+  for (const key of knownKeys) {
+    const re = new RegExp(`(^|[{,])\\s*(["']?)${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\2\\s*:`, "g");
+    if ([...text.matchAll(re)].length > 1) {
+      return `they are not valid JSON and name "${key}" more than once; nothing was run. Send valid JSON with each parameter once`;
+    }
+  }
+  return null;
+}
+
 function decodeString(text: string, knownKeys: readonly string[]): Decoded {
   const trimmed = text.trim();
   if (trimmed === "") return { ok: true, value: {} };
@@ -196,6 +231,10 @@ function decodeString(text: string, knownKeys: readonly string[]): Decoded {
     else if (generic !== null && known !== null) chosen = imbalance(known) < imbalance(generic) ? known : generic;
     else chosen = known ?? generic ?? r1;
     anchored = chosen !== r1;
+  }
+  if (chosen !== null) {
+    const moved = swallowedKey(chosen) ?? duplicateKey(trimmed, knownKeys);
+    if (moved !== null) return { ok: false, problem: moved };
   }
   if (chosen === null) {
     if (r1Value !== undefined && !isPlainObject(r1Value)) {

@@ -9,7 +9,7 @@ import { JobError } from "../shell/jobs.ts";
 import type { ShellResult } from "../shell/session.ts";
 import { commandText } from "../shell/wire.ts";
 import { keyToBytes } from "../shell/keys.ts";
-import type { ApprovalOutcome } from "./approvals.ts";
+import { approverWords, type ApprovalOutcome } from "./approvals.ts";
 import { exampleCall } from "./args.ts";
 import { type CallInfo, clip, errorOutcome, formatDuration, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
 import { toolSpec } from "./specs.ts";
@@ -207,11 +207,11 @@ function deniedOutcome(host: ToolHost, v: Verdict, o: ApprovalOutcome, cwd: stri
   } else if (o.by === "closed") {
     lines.push("The sandbox was closed before the command was approved. The command was not run.");
   } else {
-    const who = o.by === "function" ? "This sandbox's approver" : "A person";
+    const who = o.by === "function" ? "This sandbox's approver" : o.by === "host" ? "The host page" : "A person";
     lines.push(`${who} denied this command${o.by === "host" ? " (asked through the host application)" : ""}. It was not run.`);
   }
   lines.push(`It needed approval because: ${v.reason}`);
-  if (o.note) lines.push(`${o.by === "function" ? "Note from the approver" : "Note from the person"}: ${o.note}`);
+  if (o.note) lines.push(`${o.by === "function" ? "Note from the approver" : o.by === "host" ? "Note from the host page" : "Note from the person"}: ${o.note}`);
   else if (o.by === "ui" || o.by === "host" || o.by === "function") lines.push("Do not retry the same command; ask the person or do it another way.");
   if (o.by === "policy" && v.hint) lines.push(`Hint: ${v.hint}`);
   return { text: lines.join("\n"), isError: true, structured: { status: "denied", ...base } };
@@ -277,7 +277,7 @@ async function gate(
     );
     approval = { id: outcome.id, decision: outcome.decision, by: outcome.by, ...(outcome.note ? { note: outcome.note } : {}) };
     if (outcome.decision === "deny") return { outcome: deniedOutcome(host, verdict, outcome, cwd, t0) };
-    const who = outcome.by === "function" ? "this sandbox's approver" : "a person";
+    const who = approverWords(outcome.by);
     if (outcome.decision === "always") {
       const rule = outcome.rule ?? suggestRuleFor(command);
       approval.rule = rule;
@@ -347,6 +347,12 @@ export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): 
       gated = g;
       if (g.approvalLine !== null) notes.unshift(g.approvalLine);
     }
+    call.record("input", {
+      input: args.command,
+      cwd: session.cwd,
+      ...(reader !== undefined ? { readBy: reader } : {}),
+      verdict: gated?.verdict ?? { decision: "allow", rule: "is-input", reason: "Input typed to the running program (not a shell), which the guard does not judge." },
+    });
     const r = await runWithCancel(host, call, () => session.input(args.command, { timeoutSec: timeout.sec, onOutput, enter: args.enter !== false }));
     const out = formatShellResult(r, [], notes);
     out.structured.input = true;

@@ -27,7 +27,10 @@ export interface ToolHost {
   /** The guard as it is now (it changes when "Always allow" adds a rule). */
   guard(): Guard;
   /** Adds an allow rule for the rest of the session (from an approval's "Always allow"). */
+  /** Adds an allow rule from an approval's "Always allow": for the sandbox, or for the calling connection only when its own client answered. */
   alwaysAllow(rule: string, from: { command: string; callId: string; caller?: string; tool: string; approvalId?: string }): Promise<void>;
+  /** Null when this call's caller may read or stop the job, else why not (jobs belong to the caller that started them). */
+  jobRefusal(jobId: string): string | null;
 }
 
 /** One call's side. */

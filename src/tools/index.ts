@@ -1,6 +1,6 @@
 // The tools layer: tolerant arguments → the tool → an MCP CallToolResult. Never throws for bad input.
 
-import { MESSAGES } from "../limits.ts";
+import { INPUT, MESSAGES } from "../limits.ts";
 import { parseToolArguments, type ParsedArguments } from "./args.ts";
 import { bashTool, type BashArgs } from "./bash.ts";
 import { clip, type CallInfo, type CallToolResult, type ToolHost, type ToolOutcome } from "./context.ts";
@@ -48,6 +48,15 @@ function toResult(outcome: ToolOutcome, parsed: ParsedArguments | null): CallToo
   return result;
 }
 
+/** Past a size bound: nothing ran; the text says what to do instead. */
+function tooLarge(problem: string, parameter: string | null): CallToolResult {
+  const instead =
+    parameter === "command"
+      ? "Nothing was run. Write the script to a file with write_file (in parts if it is large) and run the file, e.g. bash {\"command\": \"bash script.sh\"}."
+      : "Nothing was done. Send large content in parts: write_file the first part, then append the rest with bash (cat >> file) or edit_file.";
+  return toResult({ text: `${problem}. ${instead}`, isError: true, structured: { status: "error", parameter, error: "too-large" } }, null);
+}
+
 /** Runs one tool call. `host` is the sandbox's side; `call` this call's (signal, streaming, audit). */
 export async function runTool(host: ToolHost, name: string, rawArgs: unknown, call: CallInfo): Promise<CallToolResult> {
   const spec = typeof name === "string" ? toolSpec(name, host.workspace) : undefined;
@@ -62,7 +71,19 @@ export async function runTool(host: ToolHost, name: string, rawArgs: unknown, ca
       null,
     );
   }
+  if (typeof rawArgs === "string" && rawArgs.length > INPUT.maxArgumentChars) {
+    return tooLarge(`The arguments are ${rawArgs.length.toLocaleString("en-US")} characters; at most ${INPUT.maxArgumentChars.toLocaleString("en-US")} are taken`, null);
+  }
   const parsed = parseToolArguments(spec, rawArgs);
+  if (parsed.ok) {
+    for (const [key, value] of Object.entries(parsed.args)) {
+      const max = spec.name === "bash" && key === "command" ? INPUT.maxCommandChars : INPUT.maxArgumentChars;
+      if (typeof value === "string" && value.length > max) {
+        const what = key === "command" ? "command" : `"${key}"`;
+        return tooLarge(`The ${what} is ${value.length.toLocaleString("en-US")} characters; at most ${max.toLocaleString("en-US")} are taken`, key);
+      }
+    }
+  }
   if (!parsed.ok) {
     return toResult({ text: parsed.message, isError: true, structured: { status: "error", parameter: parsed.parameter } }, { ...parsed, notes: [] });
   }

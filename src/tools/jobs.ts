@@ -32,7 +32,16 @@ function jobStructured(j: JobInfo): ToolOutcome["structured"] {
   };
 }
 
+/** An error outcome when the job exists and belongs to another caller. */
+function refused(host: ToolHost, id: string): ToolOutcome | null {
+  if (!host.session.listJobs().some((j) => j.id === id)) return null;
+  const why = host.jobRefusal(id);
+  return why === null ? null : errorOutcome(why, { jobId: id, reason: "not-owner" });
+}
+
 export async function jobOutputTool(host: ToolHost, args: { id: string; wait?: number }): Promise<ToolOutcome> {
+  const denied = refused(host, jobId(host, args.id));
+  if (denied !== null) return denied;
   const notes: string[] = [];
   let wait = args.wait ?? 0;
   if (!(wait >= 0)) {
@@ -65,6 +74,8 @@ export async function jobOutputTool(host: ToolHost, args: { id: string; wait?: n
 
 export async function jobKillTool(host: ToolHost, args: { id: string }): Promise<ToolOutcome> {
   const id = jobId(host, args.id);
+  const denied = refused(host, id);
+  if (denied !== null) return denied;
   const before = host.session.listJobs().find((j) => j.id === id);
   try {
     const info = await host.session.killJob(id);

@@ -30,10 +30,17 @@ export class RawPeer {
   readonly received: unknown[] = [];
   private waiters: Array<{ match: (m: unknown) => boolean; resolve: (m: unknown) => void }> = [];
   readonly port: MessagePort;
+  answerPings = true;
 
   constructor(port: MessagePort) {
     this.port = port;
     port.addEventListener("message", (event: MessageEvent) => {
+      // A live client answers the server's heartbeat; a peer that should look gone sets answerPings = false.
+      const m = event.data as Record<string, unknown> | null;
+      if (this.answerPings && isObject(m) && m.method === "ping" && m.id !== undefined) {
+        port.postMessage({ jsonrpc: "2.0", id: m.id, result: {} });
+        return;
+      }
       this.received.push(event.data);
       const i = this.waiters.findIndex((w) => w.match(event.data));
       if (i !== -1) this.waiters.splice(i, 1)[0]!.resolve(event.data);
@@ -110,7 +117,8 @@ export function rawPeer(served: Served): RawPeer {
 
 /** The real sandbox (node runtime, approvals denied), served, with an initialized raw peer; close() ends all three. */
 export async function servedPeer(): Promise<{ sandbox: Sandbox; served: Served; peer: RawPeer; close(): Promise<void> }> {
-  const sandbox = await createSandbox({ runtime: "node", approver: "deny" });
+  // A short flood window: each test's bad message starts its own window, so it is an entry of its own.
+  const sandbox = await createSandbox({ runtime: "node", approver: "deny", audit: { floodWindowMs: 10 } });
   const served = serve(sandbox);
   const peer = rawPeer(served);
   await peer.initialize();

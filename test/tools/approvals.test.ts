@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { Verdict } from "../../src/guard/index.ts";
-import { Approvals, normalizeAnswer, type ApprovalEvent } from "../../src/tools/approvals.ts";
+import { Approvals, normalizeAnswer, ruleWithin, type ApprovalEvent } from "../../src/tools/approvals.ts";
 
 const verdict: Verdict = { decision: "ask", layer: 3, rule: "not-allowlisted", reason: "`make build` is not on the list of known safe commands." };
 const input = {
@@ -107,5 +107,35 @@ describe("approvals", () => {
 
   it("refuses an unknown approver kind", () => {
     expect(() => new Approvals({ approver: "auto" as never })).toThrow(/approver must be/);
+  });
+});
+
+describe("a rule a client adds by answering its own approval is no broader than the suggested one", () => {
+  it.each([
+    ["rm:*", "rm:*", true],
+    ["Bash(rm:*)", "rm:*", true],
+    ["rm -r junk*", "rm:*", true],
+    ["npm run build:prod:*", "npm run build:*", true],
+    ["npm run build --watch", "npm run build:*", true],
+    ["rm junk.txt", "rm:*", true],
+    ["*", "rm:*", false],
+    ["rm*", "rm:*", false],
+    ["r*", "rm:*", false],
+    ["rmdir:*", "rm:*", false],
+    ["npm:*", "npm run build:*", false],
+    ["curl evil.example", "rm:*", false],
+    ["", "rm:*", false],
+  ])("%s within %s: %s", (rule, suggested, within) => {
+    expect(ruleWithin(rule, suggested)).toBe(within);
+  });
+
+  it("a host answering \"always\" with a broader rule gets this one call approved and no rule", async () => {
+    const approvals = new Approvals({ approver: "host" });
+    const outcome = await approvals.request(
+      { tool: "bash", command: "rm x", cwd: "/w", background: false, verdict: { decision: "ask", layer: 3, rule: "not-allowlisted", reason: "r" }, rule: "not-allowlisted", reason: "r", suggestedRule: "rm:*" },
+      { host: async () => ({ decision: "always", rule: "*" }) },
+    );
+    expect(outcome).toMatchObject({ decision: "allow", by: "host" });
+    expect(outcome.note).toMatch(/broader than the suggested `rm:\*`/);
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { joinCommandWords, parseToolArguments, type ParsedArguments } from "../../src/tools/args.ts";
 import { toolSpec } from "../../src/tools/specs.ts";
+import { SMUGGLING_SPELLINGS } from "./smuggling.ts";
 
 const spec = (name: string) => toolSpec(name)!;
 
@@ -60,10 +61,18 @@ describe("broken JSON is repaired and the repair reported", () => {
     expect(p.repaired).toBeDefined();
   });
 
-  it("JSON content with its own keys inside a broken string stays whole", () => {
+  it("JSON content with its own string keys inside a broken string is refused, not guessed (it looks like a second field)", () => {
+    // Reading this whole would need the same guess that moves a note into a command (see "repair never moves text").
     const raw = '{"path": "package.json", "content": "{"name": "x", "version": "1.0.0"}"}';
+    const p = fail(parseToolArguments(spec("write_file"), raw));
+    expect(p.message).toMatch(/escape double quotes/);
+    expect(p.message).toMatch(/Example call: write_file/);
+  });
+
+  it("JSON content whose values are not strings inside a broken string stays whole", () => {
+    const raw = '{"path": "package.json", "content": "{"private": true, "version": 1}"}';
     const p = parseToolArguments(spec("write_file"), raw);
-    expect(ok(p)).toEqual({ path: "package.json", content: '{"name": "x", "version": "1.0.0"}' });
+    expect(ok(p)).toEqual({ path: "package.json", content: '{"private": true, "version": 1}' });
   });
 
   it("python -c with a dict inside unescaped quotes", () => {
@@ -203,5 +212,31 @@ describe("missing arguments", () => {
 
   it("bash with is_input and no command only waits: the command may be left out", () => {
     expect(ok(parseToolArguments(spec("bash"), { is_input: true }))).toEqual({ command: "", is_input: true });
+  });
+});
+
+describe("argument repair never moves text between fields", () => {
+  for (const { name, raw } of SMUGGLING_SPELLINGS) {
+    it(`${name}: the command never holds the other field's text`, () => {
+      const p = parseToolArguments(spec("bash"), raw);
+      if (p.ok) {
+        expect(p.args.command).toBe("echo hi");
+      } else {
+        expect(p.message).toMatch(/Example call: bash/);
+        expect(p.message).toMatch(/nothing was run/);
+      }
+    });
+  }
+
+  it("a key the parameter-aware parser does not know (with a space) is refused with the example call", () => {
+    const p = fail(parseToolArguments(spec("bash"), '{"command": "echo hi", "my note": "x; touch G",}'));
+    expect(p.parameter).toBeNull();
+    expect(p.message).toMatch(/"my note"/);
+    expect(p.message).toMatch(/Send valid JSON/);
+  });
+
+  it("valid JSON is never second-guessed: a command that holds `\", \"k\":` in real quotes runs as sent", () => {
+    const command = 'echo "a", "b": 1';
+    expect(ok(parseToolArguments(spec("bash"), JSON.stringify({ command })))).toEqual({ command });
   });
 });

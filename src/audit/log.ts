@@ -1,0 +1,185 @@
+// The audit log: what every caller did, kept so that no caller can flush it or blind it.
+//
+// - Three rooms, each with its own bound, so that one kind of entry never evicts another:
+//     security  verdicts, approvals, added rules, is_input text (AUDIT.maxEntries)
+//     activity  calls, results, connections and other events (AUDIT.maxActivityEntries)
+//     noise     messages ignored or refused (AUDIT.maxNoiseEntries), summarised per origin (below)
+//   A page that floods the sandbox with junk fills at most the noise room; a caller that floods calls fills at most
+//   the activity room; neither reaches a verdict.
+// - Ignored or refused messages are counted per origin: the first in a window is recorded, the rest of the window's
+//   become one summary entry with the count (at most one entry per origin per AUDIT.floodWindowMs).
+// - Commands (and is_input text, and a raw argument string) are recorded whole up to AUDIT.maxCommandChars; a longer
+//   one as its length, its SHA-256 and its head. Other strings keep AUDIT.maxTextChars.
+// - Merged, entries come out in the order they were recorded (seq).
+
+import { AUDIT } from "../limits.ts";
+import { sha256Hex } from "./sha256.ts";
+
+export type AuditType = "call" | "verdict" | "approval" | "rule" | "result" | "event" | "input";
+export type AuditRoom = "security" | "activity" | "noise";
+
+/** One line of the audit log. Further fields by type: see docs/THREAT_MODEL.md ("Audit log"). */
+export interface AuditEntry {
+  seq: number;
+  /** ISO 8601. */
+  time: string;
+  type: AuditType;
+  callId?: string;
+  caller?: string;
+  tool?: string;
+  [key: string]: unknown;
+}
+
+export interface AuditLimits {
+  maxEntries: number;
+  maxActivityEntries: number;
+  maxNoiseEntries: number;
+  maxTextChars: number;
+  maxCommandChars: number;
+  floodWindowMs: number;
+}
+
+/** API events that a hostile page can cause at will: counted per origin, never one entry each. */
+export const FLOOD_EVENTS: ReadonlySet<string> = new Set(["api.ignored", "api.rejected", "api.error-reply"]);
+
+/** Fields that hold a command as it runs (or would), or a raw argument string (`args` as a string): kept whole up to maxCommandChars. */
+const COMMAND_KEYS = new Set(["command", "input", "args"]);
+
+const SECURITY_TYPES: ReadonlySet<AuditType> = new Set(["verdict", "approval", "rule", "input"]);
+
+export function roomOf(type: AuditType, data: Record<string, unknown>): AuditRoom {
+  if (SECURITY_TYPES.has(type)) return "security";
+  if (type === "event" && typeof data.event === "string" && FLOOD_EVENTS.has(data.event)) return "noise";
+  return "activity";
+}
+
+/** A command as the log keeps it: whole, or (longer than the limit) its length, SHA-256 and head. */
+export function auditCommand(text: string, limits: Pick<AuditLimits, "maxCommandChars" | "maxTextChars"> = AUDIT): string | Record<string, unknown> {
+  if (text.length <= limits.maxCommandChars) return text;
+  return { chars: text.length, sha256: sha256Hex(text), head: text.slice(0, limits.maxTextChars) };
+}
+
+/** A copy safe to keep: commands whole (or hashed), other long strings cut, depth bounded, cycles broken. */
+export function auditValue(value: unknown, limits: AuditLimits = AUDIT, key = "", depth = 0): unknown {
+  if (typeof value === "string") {
+    if (COMMAND_KEYS.has(key)) return auditCommand(value, limits);
+    return value.length > limits.maxTextChars ? `${value.slice(0, limits.maxTextChars)}… [${value.length} characters]` : value;
+  }
+  if (value === null || typeof value !== "object") return typeof value === "bigint" ? String(value) : value;
+  if (depth >= 6) return "[…]";
+  if (Array.isArray(value)) return value.slice(0, 100).map((v) => auditValue(v, limits, "", depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value).slice(0, 100)) out[k] = auditValue(v, limits, k, depth + 1);
+  return out;
+}
+
+interface FloodWindow {
+  origin: string;
+  count: number;
+  events: Record<string, number>;
+  /** JSON-RPC error codes answered, by code. */
+  codes: Record<string, number>;
+  last: Record<string, unknown>;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class AuditLog {
+  readonly limits: AuditLimits;
+  private readonly rooms: Record<AuditRoom, AuditEntry[]> = { security: [], activity: [], noise: [] };
+  private readonly listeners = new Set<(entry: AuditEntry) => void>();
+  private readonly floods = new Map<string, FloodWindow>();
+  private seq = 0;
+  private closed = false;
+
+  constructor(limits: Partial<AuditLimits> = {}) {
+    this.limits = { ...AUDIT, ...limits };
+  }
+
+  /** Records an entry (a flood event may be folded into its origin's next summary instead: then null). */
+  record(type: AuditType, data: Record<string, unknown>): AuditEntry | null {
+    const room = roomOf(type, data);
+    if (room === "noise") return this.flood(data);
+    return this.add(room, type, data);
+  }
+
+  entries(): AuditEntry[] {
+    const all = [...this.rooms.security, ...this.rooms.activity, ...this.rooms.noise];
+    return all.sort((a, b) => a.seq - b.seq).map((e) => ({ ...e }));
+  }
+
+  room(room: AuditRoom): AuditEntry[] {
+    return this.rooms[room].map((e) => ({ ...e }));
+  }
+
+  exportJsonl(): string {
+    const all = this.entries();
+    return all.map((e) => JSON.stringify(e)).join("\n") + (all.length > 0 ? "\n" : "");
+  }
+
+  on(listener: (entry: AuditEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Writes every open flood summary now and stops the timers. */
+  close(): void {
+    for (const key of [...this.floods.keys()]) this.flushFlood(key, false);
+    this.closed = true;
+  }
+
+  private add(room: AuditRoom, type: AuditType, data: Record<string, unknown>): AuditEntry {
+    const entry: AuditEntry = { seq: ++this.seq, time: new Date().toISOString(), type, ...(auditValue(data, this.limits) as Record<string, unknown>) };
+    const list = this.rooms[room];
+    list.push(entry);
+    const max = room === "security" ? this.limits.maxEntries : room === "activity" ? this.limits.maxActivityEntries : this.limits.maxNoiseEntries;
+    if (list.length > max) list.splice(0, list.length - max);
+    for (const l of [...this.listeners]) {
+      try {
+        l(entry);
+      } catch (err) {
+        console.error("sandshell: an activity listener threw:", err);
+      }
+    }
+    return entry;
+  }
+
+  private flood(data: Record<string, unknown>): AuditEntry | null {
+    const origin = typeof data.origin === "string" ? data.origin : typeof data.caller === "string" ? `connection ${data.caller}` : "unknown";
+    const event = String(data.event);
+    const open = this.floods.get(origin);
+    if (open !== undefined) {
+      open.count++;
+      open.events[event] = (open.events[event] ?? 0) + 1;
+      if (typeof data.code === "number") open.codes[String(data.code)] = (open.codes[String(data.code)] ?? 0) + 1;
+      open.last = data;
+      return null;
+    }
+    const entry = this.add("noise", "event", { ...data, origin, count: 1 });
+    if (!this.closed) this.openWindow(origin);
+    return entry;
+  }
+
+  private openWindow(origin: string): void {
+    const timer = setTimeout(() => this.flushFlood(origin, true), this.limits.floodWindowMs);
+    (timer as { unref?: () => void }).unref?.();
+    this.floods.set(origin, { origin, count: 0, events: {}, codes: {}, last: {}, timer });
+  }
+
+  private flushFlood(origin: string, reopen: boolean): void {
+    const w = this.floods.get(origin);
+    if (w === undefined) return;
+    clearTimeout(w.timer);
+    this.floods.delete(origin);
+    if (w.count === 0) return; // a quiet window ends the flood
+    this.add("noise", "event", {
+      event: "api.flood",
+      origin,
+      count: w.count,
+      events: w.events,
+      ...(Object.keys(w.codes).length > 0 ? { codes: w.codes } : {}),
+      windowMs: this.limits.floodWindowMs,
+      detail: `${w.count} more message${w.count === 1 ? "" : "s"} ignored or refused from ${origin}; the last: ${String(w.last.detail ?? "")}`,
+    });
+    if (reopen && !this.closed) this.openWindow(origin);
+  }
+}
