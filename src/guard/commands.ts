@@ -586,6 +586,11 @@ const READERS: Record<string, "all" | "after-first"> = {
 export function fileOperands(eff: Effective): FileOperands {
   const name = eff.name;
   if (name === null) return NONE;
+  // git's work tree elsewhere (-C, --work-tree) is written by the subcommands that write it, whatever the spec says.
+  if (name === "git") {
+    const tree = gitWrites(eff);
+    if (tree !== NONE) return tree;
+  }
   // A program with an option spec: its row says which options and operands are files it writes.
   const judged = judgeEffective(eff);
   if (judged?.parsed) return { writes: judged.writes, reads: judged.reads, deletes: false, recursive: false };

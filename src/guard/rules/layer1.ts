@@ -501,7 +501,7 @@ export const LAYER1: RuleRow[] = [
     examples: [
       "$CMD x", "$CMD 1", "$(printf rm) -rf /", "`echo rm` -rf /", 'eval "$X"', 'bash -c "$SCRIPT"', "cat script.sh | bash", "source $F", "${EDITOR} x",
       // a glob or a split expansion as the program name, meeting a dangerous target: deny
-      "/bin/r? -rf /", "/usr/bin/r[m] -rf ~", "$X -rf /", "${P}m -rf ~", 'X="rm -rf"; $X /', "$(echo rm) -rf /home/project", "r* -rf /",
+      "/bin/r? -rf /", "/usr/bin/r[m] -rf ~", "$X -rf /", "${P}m -rf ~", "$(echo rm) -rf /home/project", "r* -rf /",
       'trap "$CLEANUP" EXIT', "tar --to-command=\"$CMD\" -xf a.tar",
     ],
     nearMisses: ["echo $CMD", 'eval "echo hi"', "bash -c 'echo hi'", "ls $(pwd)", "X=ls; $X", "[ -f x ]", "/???/ls", "x=rm; $x -rf ./build"],

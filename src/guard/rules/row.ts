@@ -86,6 +86,14 @@ export function resolveWord(word: Word, cwd: string | null): Resolved {
 function resolveUncached(word: Word, cwd: string | null): Resolved {
   const v = word.value;
   const dyn = v.indexOf(DYN);
+  if (dyn === 0 && word.glob && !v.includes(DYN, 1) && !/[$`]/.test(word.raw) && /(?:^|\/)\.\.(?:\/|$)/.test(v)) {
+    // `*/../../etc`: marked unknown because a match may be a symlink; but where it climbs to as written (no symlinks)
+    // still tells when it leaves the working directory: then the rules judge that place (`*/../../..` is /).
+    const full = resolvePath(v.slice(1), cwd);
+    const base = full === null ? null : globBase(full);
+    const climbsOut = base !== null && cwd !== null && base !== cwd && !base.startsWith(`${cwd}/`);
+    return climbsOut ? { kind: "path", path: base, glob: true } : { kind: "unknown", prefix: null };
+  }
   if (dyn >= 0) {
     const cut = v.lastIndexOf("/", dyn);
     const prefix = cut >= 0 ? resolvePath(v.slice(0, cut) || "/", cwd) : null;
