@@ -95,6 +95,10 @@ export const WEBCONTAINER = {
   fsHelperTimeoutMs: 15_000,
   /** Bytes a `node -e` helper process writes per call (passed base64 in its environment). */
   fsHelperChunkBytes: 256 * 1024,
+  /** Startup canary (known commands through the session before the runtime is handed over): each gets this long. */
+  canaryCommandMs: 10_000,
+  /** Startup canary: the check's own shell must show its first prompt within this long. */
+  canaryStartMs: 20_000,
 } as const;
 
 export const TOOLS = {

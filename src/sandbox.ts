@@ -340,7 +340,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     exportAuditLog: () => log.map((e) => JSON.stringify(e)).join("\n") + (log.length > 0 ? "\n" : ""),
     audit: (type, data) => record(type, data),
   };
-  record("event", { event: "opened", runtime: runtime.kind, workspace: runtime.workspace, policy, approver: approvals.mode });
+  record("event", { event: "opened", runtime: runtime.kind, ...(runtime.note !== undefined ? { note: runtime.note } : {}), workspace: runtime.workspace, policy, approver: approvals.mode });
   return sandbox;
 }
 

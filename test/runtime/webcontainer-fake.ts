@@ -106,6 +106,10 @@ export interface JshStyle {
   exitAfterInterrupt: boolean;
   /** Raw output for a command line, after the echo of its Enter: replaces the interpreter. */
   transcripts: Record<string, string[]>;
+  /** A broken jsh (for the startup canary): "none" never prints `exit=`, "zero" always reports exit code 0. */
+  exitMarkers: "real" | "none" | "zero";
+  /** A broken jsh: `cd` succeeds but the directory does not change. */
+  tracksCd: boolean;
 }
 
 export const DEFAULT_STYLE: JshStyle = {
@@ -118,6 +122,8 @@ export const DEFAULT_STYLE: JshStyle = {
   bytes: null,
   exitAfterInterrupt: true,
   transcripts: {},
+  exitMarkers: "real",
+  tracksCd: true,
 };
 
 type Outcome = { out: string; code: number } | { hang: "loop" | "cat" } | { exit: number };
@@ -140,6 +146,8 @@ export const FAKE_PROGRAMS = ["cat", "curl", "head", "jq", "ls", "node", "npm", 
 export function makeInterpreter(): Interpreter {
   return {
     run(line, cwd) {
+      const piped = /^(.*\S)\s+\|\s+cat$/.exec(line);
+      if (piped) return this.run(piped[1]!, cwd); // `X | cat` prints what X prints
       const w = words(line);
       const cmd = w[0] ?? "";
       switch (cmd) {
@@ -341,8 +349,9 @@ export class FakeJshShell {
       this.emit(head);
       return;
     }
-    if (r.cwd) this.cwd = r.cwd;
-    this.emit(`${head}${r.out.replace(/\n/g, "\r\n")}${mark(`exit=-1:${r.code}`)}${this.promptBlock()}`);
+    if (r.cwd && this.style.tracksCd) this.cwd = r.cwd;
+    const exit = { real: mark(`exit=-1:${r.code}`), none: "", zero: mark("exit=-1:0") }[this.style.exitMarkers];
+    this.emit(`${head}${r.out.replace(/\n/g, "\r\n")}${exit}${this.promptBlock()}`);
   }
 }
 

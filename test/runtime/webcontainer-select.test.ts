@@ -76,7 +76,7 @@ describe("selectRuntime: auto in a browser", () => {
     expect(rt.kind).toBe("webcontainer");
     expect(rt.note).toBeUndefined();
     expect(embedded.calls).toHaveLength(0);
-    expect(progress.map((p) => p.phase)).toEqual(["checking", "booting", "ready"]);
+    expect(progress.map((p) => p.phase)).toEqual(["checking", "booting", "probing", "ready"]);
   });
 
   it("not cross-origin isolated: the embedded shell at once, and the note names the missing headers", async () => {

@@ -13,7 +13,14 @@
 import { WEBCONTAINER } from "../../limits.ts";
 import type { WcBootOptions, WcInstance, WebContainerApi } from "./api.ts";
 
-export type WebContainerFailure = "not-browser" | "not-isolated" | "unreachable" | "boot-timeout" | "boot-failed";
+export type WebContainerFailure =
+  | "not-browser"
+  | "not-isolated"
+  | "unreachable"
+  | "boot-timeout"
+  | "boot-failed"
+  /** It booted, but its shell failed the startup canary (webcontainer/canary.ts). */
+  | "canary-failed";
 
 /** Why WebContainer cannot serve; `message` is written for a person (status bar) and an agent (runtime.note). */
 export class WebContainerUnavailableError extends Error {
