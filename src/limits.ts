@@ -83,6 +83,8 @@ export const WEBCONTAINER = {
   promptHoldMs: 100,
   /** A first jsh prompt drawn without any `prompt`/`interactive` marker counts as ready after this long. */
   startupPromptMs: 2_000,
+  /** After a command's `exit` marker, a drawn `❯` prompt counts as the prompt when no `prompt` marker comes within this long. */
+  promptAfterExitMs: 300,
   /** After a process reports its exit, output still arriving is passed on for this long before `exited` resolves. */
   exitDrainMs: 50,
   /** After kill(), `exited` resolves by this time even when WebContainer never reports the exit. */

@@ -190,6 +190,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
         startCwd: cwd,
         holdMs,
         startupPromptMs: WEBCONTAINER.startupPromptMs,
+        promptAfterExitMs: WEBCONTAINER.promptAfterExitMs,
         emit: (chunk) => target?.emit(chunk),
       });
       const tp: WcTerminalProcess = new WcTerminalProcess(proc, {

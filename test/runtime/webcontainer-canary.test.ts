@@ -58,7 +58,7 @@ describe("startup canary", () => {
     expect(rt.kind).toBe("embedded");
     expect(rt.note).toContain("failed the startup check of a plain echo and its exit code");
     expect(rt.note).toContain("`echo sandshell-canary`");
-    expect(rt.note).toMatch(/exit code|did not finish/);
+    expect(rt.note).toContain("no exit code: jsh reported no exit status (expected 0)");
     // the booted WebContainer's shell was ended, not left running
     await new Promise((r) => setTimeout(r, 50));
     expect(w.instance.shells.every((s) => s.proc.exited || s.proc.kills > 0)).toBe(true);
@@ -113,7 +113,7 @@ describe("startup canary", () => {
     const ok = { output: "sandshell-canary\n", exitCode: 0, cwd: "/x", status: "completed" };
     expect(judge(echo, ok)).toBeNull();
     expect(judge(echo, { ...ok, output: "sandshell-canary" })).toContain('output "sandshell-canary"');
-    expect(judge(echo, { ...ok, exitCode: null })).toContain("no exit code (expected 0)");
+    expect(judge(echo, { ...ok, exitCode: null })).toContain("no exit code: jsh reported no exit status (expected 0)");
     expect(judge(echo, { ...ok, status: "running" })).toContain('status "running"');
     expect(judge(CANARY_CHECKS[3]!, { ...ok, output: "/tmp\n", cwd: "/home/project" })).toContain('cwd "/home/project"');
   });

@@ -90,8 +90,14 @@ export class FakeProcess implements WcProcess {
 export interface JshStyle {
   /** Where the `prompt` marker goes relative to the prompt's text. */
   promptOrder: "marker-first" | "text-first";
-  /** When `interactive` is printed: with the first prompt, after the first command's echo (3P order), or never. */
-  interactive: "startup" | "first-command" | "never";
+  /**
+   * When `interactive` is printed: "before-prompt" alone in its own chunk, the first prompt a moment later (the order
+   * under which bolt's and tutorialkit's ready checks work, so the likely real one: the default); "startup" in one
+   * chunk after the first prompt; after the first command's echo (3P order); or never.
+   */
+  interactive: "before-prompt" | "startup" | "first-command" | "never";
+  /** Whether a command's end brings a `prompt` marker (false: only `exit` and the drawn prompt). */
+  commandPromptMarker: boolean;
   /** Whether the first prompt comes with a `prompt` marker. */
   startupPromptMarker: boolean;
   /** A `pid=N` marker when a command starts. */
@@ -114,7 +120,8 @@ export interface JshStyle {
 
 export const DEFAULT_STYLE: JshStyle = {
   promptOrder: "marker-first",
-  interactive: "startup",
+  interactive: "before-prompt",
+  commandPromptMarker: true,
   startupPromptMarker: true,
   pid: false,
   redraw: false,
@@ -263,7 +270,17 @@ export class FakeJshShell {
   private startup(): void {
     let text = this.style.startupPromptMarker ? this.promptBlock() : this.promptText();
     if (this.style.interactive === "startup") text += mark("interactive");
+    if (this.style.interactive === "before-prompt") {
+      this.emit(mark("interactive"));
+      setTimeout(() => this.emit(text), 20);
+      return;
+    }
     this.emit(text);
+  }
+
+  /** The prompt after a command's end. */
+  private endBlock(): string {
+    return this.style.commandPromptMarker ? this.promptBlock() : this.promptText();
   }
 
   private input(data: string): void {
@@ -351,7 +368,7 @@ export class FakeJshShell {
     }
     if (r.cwd && this.style.tracksCd) this.cwd = r.cwd;
     const exit = { real: mark(`exit=-1:${r.code}`), none: "", zero: mark("exit=-1:0") }[this.style.exitMarkers];
-    this.emit(`${head}${r.out.replace(/\n/g, "\r\n")}${exit}${this.promptBlock()}`);
+    this.emit(`${head}${r.out.replace(/\n/g, "\r\n")}${exit}${this.endBlock()}`);
   }
 }
 

@@ -13,7 +13,8 @@ import {
   type WebContainerRuntimeOptions,
   WebContainerUnavailableError,
 } from "../../src/runtime/webcontainer.ts";
-import { JshOutputShaper } from "../../src/runtime/webcontainer/jsh-stream.ts";
+import { JshOutputShaper, plainLines, promptPathAtEnd, UNKNOWN_EXIT_LINE } from "../../src/runtime/webcontainer/jsh-stream.ts";
+import { WEBCONTAINER } from "../../src/limits.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "../../src/shell/session.ts";
 import { FAKE_PROGRAMS, type JshStyle, makeWorld, mark } from "./webcontainer-fake.ts";
 
@@ -69,7 +70,7 @@ async function basics(s: ShellSession, runtime: Runtime): Promise<void> {
 
 describe("webcontainer protocol tests: jsh transcripts through the session engine", () => {
   for (const promptOrder of ["marker-first", "text-first"] as const) {
-    for (const interactive of ["startup", "first-command"] as const) {
+    for (const interactive of ["before-prompt", "startup", "first-command"] as const) {
       it(`prompt ${promptOrder}, interactive at ${interactive}: output, exit codes, cwd`, async () => {
         const { s, runtime } = await setup({ promptOrder, interactive });
         await basics(s, runtime);
@@ -528,5 +529,115 @@ describe("webcontainer protocol tests: the jsh output shaper alone", () => {
     s.noteInput("\r"); // Enter while the command runs: no second start
     s.push("\r\n");
     expect(out.join("")).toBe(`ls\r\n${mark("start=jsh")}file\r\n\r\n`);
+  });
+});
+
+describe("webcontainer protocol tests: recover instead of hang", () => {
+  const P = "\r\n\x1b[1;34m~/project\x1b[0m\r\n\x1b[35m❯\x1b[0m ";
+  for (const promptOrder of ["marker-first", "text-first"] as const) {
+    for (const interactive of ["before-prompt", "startup", "first-command"] as const) {
+      it(`a prompt with no exit marker ends the command with an unknown exit code (prompt ${promptOrder}, interactive at ${interactive})`, async () => {
+        const block = promptOrder === "marker-first" ? mark("prompt") + P : P + mark("prompt");
+        const { s, runtime } = await setup({
+          promptOrder,
+          interactive,
+          transcripts: {
+            "echo (": ["jsh: parse error near `(`\r\n", block],
+            "echo quiet(": [block],
+          },
+        });
+        const r = await s.run("echo (");
+        expect(r).toMatchObject({ status: "completed", exitCode: -1, cwd: runtime.workspace });
+        expect(r.output).toBe(`jsh: parse error near \`(\`\n${UNKNOWN_EXIT_LINE}\n`);
+        const quiet = await s.run("echo quiet(");
+        expect(quiet).toMatchObject({ status: "completed", exitCode: -1, output: `${UNKNOWN_EXIT_LINE}\n` });
+        await basics(s, runtime); // in step afterwards
+      });
+    }
+  }
+
+  for (const promptOrder of ["marker-first", "text-first"] as const) {
+    it(`a jsh that prints no prompt marker after commands: the drawn ❯ after exit is the prompt (${promptOrder})`, async () => {
+      const { s, runtime } = await setup({ promptOrder, commandPromptMarker: false });
+      const t0 = performance.now();
+      await basics(s, runtime);
+      // each command waited for a marker that never came, then took the drawn prompt
+      expect(performance.now() - t0).toBeGreaterThan(WEBCONTAINER.promptAfterExitMs * 5);
+    });
+  }
+
+  it("interactive first, prompt later (the fake's default): the session types only into a drawn prompt", async () => {
+    const { s, w, raw } = await setup();
+    const first = await s.run("echo first");
+    expect(first).toMatchObject({ output: "first\n", exitCode: 0 });
+    const stream = raw.join("");
+    expect(stream.indexOf(mark("interactive"))).toBeLessThan(stream.indexOf("echo first"));
+    expect(w.instance.shells[0]!.proc.inputs.join("")).toBe("echo first\r");
+  });
+
+  describe("the shaper alone", () => {
+    function shaper(promptAfterExitMs = 0, startupPromptMs = 1_000) {
+      const out: string[] = [];
+      const s = new JshOutputShaper({ startCwd: "/home/project", holdMs: 40, startupPromptMs, promptAfterExitMs, emit: (c) => out.push(c) });
+      return { s, out, joined: () => out.join("") };
+    }
+
+    it("Enters typed before a late first prompt are kept: start=jsh follows their echo after that prompt", () => {
+      const { s, joined } = shaper();
+      s.push(mark("interactive")); // held: no prompt drawn yet
+      expect(joined()).toBe("");
+      s.noteInput("echo hi\r");
+      s.push(P);
+      expect(joined()).toBe(P + mark("interactive"));
+      s.push("echo hi\r\nhi\r\n");
+      expect(joined()).toBe(`${P}${mark("interactive")}echo hi\r\n${mark("start=jsh")}hi\r\n`);
+    });
+
+    it("Enters typed before any marker, prompt marker first: kept as well", () => {
+      const { s, joined } = shaper();
+      s.noteInput("ls\r");
+      s.push(mark("prompt"));
+      s.push(P);
+      s.push("ls\r\nfile\r\n");
+      expect(joined()).toContain(`ls\r\n${mark("start=jsh")}file`);
+    });
+
+    it("interactive with no prompt ever drawn is passed on after startupPromptMs", async () => {
+      const { s, joined } = shaper(0, 30);
+      s.push(mark("interactive"));
+      expect(joined()).toBe("");
+      await new Promise((r) => setTimeout(r, 60));
+      expect(joined()).toBe(mark("interactive"));
+    });
+
+    it("a drawn prompt after exit becomes a prompt; a marker that comes later is dropped, not taken for the next command's", async () => {
+      const { s, joined, out } = shaper(30);
+      s.push(P + mark("prompt"));
+      s.noteInput("true\r");
+      s.push(`true\r\n${mark("exit=-1:0")}${P}`);
+      expect(joined()).not.toContain(`${mark("exit=-1:0")}${P}${mark("prompt")}`);
+      await new Promise((r) => setTimeout(r, 60));
+      expect(joined()).toContain(`${mark("exit=-1:0")}${P}${mark("cwd=jsh:/home/project")}${mark("prompt")}`);
+      out.length = 0;
+      s.noteInput("echo x\r");
+      s.push(mark("prompt")); // the late marker
+      s.push("echo x\r\nx\r\n");
+      expect(joined()).toBe(`echo x\r\n${mark("start=jsh")}x\r\n`);
+    });
+
+    it("an empty Enter that jsh ends with a bare prompt gets no unknown exit", () => {
+      const { s, joined, out } = shaper();
+      s.push(P + mark("prompt"));
+      out.length = 0;
+      s.noteInput("\r");
+      s.push(`\r\n${mark("prompt")}${P}`);
+      expect(joined()).not.toContain("exit=");
+    });
+
+    it("the prompt reader strips every escape form: ESC 7/8, ESC =/>, charsets, DCS", () => {
+      const text = "out\r\n\x1b7\x1b[1;34m~/project\x1b[0m\x1b8\r\n\x1b=\x1b(B\x1bP1$r\x1b\\\x1b[35m❯\x1b[0m \x1b>";
+      expect(plainLines(text).slice(-2)).toEqual(["~/project", "❯ "]);
+      expect(promptPathAtEnd(text)).toEqual({ ended: true, path: "~/project" });
+    });
   });
 });

@@ -9,6 +9,7 @@
 
 import { WEBCONTAINER } from "../../limits.ts";
 import type { Runtime } from "../types.ts";
+import { UNKNOWN_EXIT_CODE } from "./jsh-stream.ts";
 
 /** What the canary needs of a shell session (a subset of src/shell's ShellSession). */
 export interface CanarySession {
@@ -78,7 +79,11 @@ export function judge(check: CanaryCheck, r: CanaryResult): string | null {
   }
   const wrong: string[] = [];
   if (r.exitCode !== check.exitCode) {
-    wrong.push(r.exitCode === null ? `no exit code (expected ${check.exitCode})` : `exit code ${r.exitCode} (expected ${check.exitCode})`);
+    wrong.push(
+      r.exitCode === null || r.exitCode === UNKNOWN_EXIT_CODE
+        ? `no exit code: jsh reported no exit status (expected ${check.exitCode})`
+        : `exit code ${r.exitCode} (expected ${check.exitCode})`,
+    );
   }
   if (r.output !== check.output) wrong.push(`output ${quote(r.output)} (expected ${quote(check.output)})`);
   if (check.cwd !== null && r.cwd !== check.cwd) wrong.push(`cwd ${quote(r.cwd)} (expected ${quote(check.cwd)})`);
