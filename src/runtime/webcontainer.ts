@@ -125,6 +125,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
   const fs = createWcFs(wc, { helperTimeoutMs: options.fsHelperTimeoutMs });
   const baseEnv: Record<string, string> = { ...WEBCONTAINER_ENV, ...(options.env ?? {}) };
   const drainMs = options.exitDrainMs ?? WEBCONTAINER.exitDrainMs;
+  const drainMaxMs = WEBCONTAINER.exitDrainMaxMs;
   const killExitMs = options.killExitMs ?? WEBCONTAINER.killExitMs;
   const holdMs = options.promptHoldMs ?? WEBCONTAINER.promptHoldMs;
 
@@ -196,6 +197,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
       const tp: WcTerminalProcess = new WcTerminalProcess(proc, {
         shaper,
         drainMs,
+        drainMaxMs,
         killExitMs,
         minCols: WEBCONTAINER.agentCols,
         onEnd: () => live.delete(tp),
@@ -213,7 +215,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
         env: { ...baseEnv, ...(opts.env ?? {}) },
         terminal: { cols: WEBCONTAINER.agentCols, rows: WEBCONTAINER.agentRows },
       });
-      const tp: WcTerminalProcess = new WcTerminalProcess(proc, { drainMs, killExitMs, onEnd: () => live.delete(tp) });
+      const tp: WcTerminalProcess = new WcTerminalProcess(proc, { drainMs, drainMaxMs, killExitMs, onEnd: () => live.delete(tp) });
       live.add(tp);
       return tp;
     },

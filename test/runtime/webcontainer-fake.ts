@@ -60,7 +60,12 @@ export class FakeProcess implements WcProcess {
 
   /** One output chunk, as text. */
   push(chunk: string): void {
-    if (chunk !== "") this.controller.enqueue(chunk);
+    if (chunk === "") return;
+    try {
+      this.controller.enqueue(chunk);
+    } catch {
+      // the reader cancelled the stream: output after that goes nowhere
+    }
   }
 
   /** One output chunk, as bytes: decoded the way WebContainer decodes (a split character becomes U+FFFD). */
@@ -199,10 +204,9 @@ export function makeInterpreter(): Interpreter {
           if (w.length === 1) return { hang: "cat" };
           return { out: "", code: 0 };
         case "which": {
-          const name = w[1] ?? "";
-          return FAKE_PROGRAMS.includes(name)
-            ? { out: `/usr/local/bin/${name}\n`, code: 0 }
-            : { out: `${name} not found\n`, code: 1 };
+          const names = w.slice(1);
+          const out = names.map((n) => (FAKE_PROGRAMS.includes(n) ? `/usr/local/bin/${n}\n` : `${n} not found\n`)).join("");
+          return { out, code: names.every((n) => FAKE_PROGRAMS.includes(n)) ? 0 : 1 };
         }
         case "exit":
           return { exit: Number(w[1] ?? 0) };
@@ -454,6 +458,11 @@ export class FakeInstance implements WcInstance {
   style: JshStyle;
   profile: ProbeProfile;
   teardowns = 0;
+  /**
+   * Output of one-shot processes (`jsh -c`, `node -e`) arrives this long after it was written, while their exit does
+   * not wait: the API's output and exit are separate messages in no set order ("closed process keeps writing").
+   */
+  outputDelayMs = 0;
 
   constructor(
     readonly root: string,
@@ -486,6 +495,12 @@ export class FakeInstance implements WcInstance {
     return proc;
   }
 
+  /** Output of a one-shot process, `outputDelayMs` late. */
+  private out(proc: FakeProcess, chunk: string): void {
+    if (this.outputDelayMs <= 0) proc.push(chunk);
+    else setTimeout(() => proc.push(chunk), this.outputDelayMs);
+  }
+
   private oneShot(proc: FakeProcess, command: string, cwd: string): void {
     const answer = this.profile(command);
     setTimeout(() => {
@@ -494,21 +509,21 @@ export class FakeInstance implements WcInstance {
         return;
       }
       if (answer !== null) {
-        proc.push(answer.out.replace(/\n/g, "\r\n"));
+        this.out(proc, answer.out.replace(/\n/g, "\r\n"));
         proc.end(answer.code);
         return;
       }
       const r = makeInterpreter().run(command, cwd);
       if ("hang" in r) {
         proc.onKill = () => proc.end(130);
-        if (r.hang === "loop") proc.push("serving on http://localhost:3000\r\n");
+        if (r.hang === "loop") this.out(proc, "serving on http://localhost:3000\r\n");
         return;
       }
       if ("exit" in r) {
         proc.end(r.exit);
         return;
       }
-      proc.push(r.out.replace(/\n/g, "\r\n"));
+      this.out(proc, r.out.replace(/\n/g, "\r\n"));
       proc.end(r.code);
     }, 1);
   }
@@ -519,8 +534,8 @@ export class FakeInstance implements WcInstance {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const decoder = new TextDecoder();
-    child.stdout.on("data", (b: Buffer) => proc.push(decoder.decode(b, { stream: true }).replace(/\n/g, "\r\n")));
-    child.stderr.on("data", (b: Buffer) => proc.push(b.toString("utf8")));
+    child.stdout.on("data", (b: Buffer) => this.out(proc, decoder.decode(b, { stream: true }).replace(/\n/g, "\r\n")));
+    child.stderr.on("data", (b: Buffer) => this.out(proc, b.toString("utf8")));
     child.on("close", (code) => proc.end(code ?? 1));
     proc.onKill = () => child.kill("SIGKILL");
   }

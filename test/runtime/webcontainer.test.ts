@@ -16,7 +16,7 @@ import {
 import { JshOutputShaper, plainLines, promptPathAtEnd, UNKNOWN_EXIT_LINE } from "../../src/runtime/webcontainer/jsh-stream.ts";
 import { WEBCONTAINER } from "../../src/limits.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "../../src/shell/session.ts";
-import { FAKE_PROGRAMS, type JshStyle, makeWorld, mark } from "./webcontainer-fake.ts";
+import { DEFAULT_PROFILE, FAKE_PROGRAMS, type JshStyle, makeWorld, mark } from "./webcontainer-fake.ts";
 
 type World = ReturnType<typeof makeWorld>;
 
@@ -453,8 +453,11 @@ describe("webcontainer runtime: capability probes", () => {
     const heredoc = runtime.probes.find((p) => p.name === "heredoc")!;
     expect(heredoc).toMatchObject({ ok: false, exitCode: 1, output: "jsh: unsupported shell syntax" });
     const probeSpawns = w.instance.spawns.filter((sp) => sp.args[0] === "-c");
-    expect(probeSpawns.length).toBe(runtime.probes.length);
-    expect(probeSpawns.find((sp) => sp.args[1] === "echo bg-ok & echo fg-ok")!.proc.kills).toBe(1);
+    // one warm-up, the syntax probes, ONE `which` for every program; the time-out tried once more
+    expect(probeSpawns[0]!.args[1]).toBe("echo warm-up");
+    expect(probeSpawns.filter((sp) => sp.args[1]!.startsWith("which ")).length).toBe(1);
+    expect(probeSpawns.length).toBe(runtime.probes.length + 1);
+    expect(probeSpawns.filter((sp) => sp.args[1] === "echo bg-ok & echo fg-ok").map((sp) => sp.proc.kills)).toEqual([1, 1]);
     expect(progress).toEqual(["Booting WebContainer (up to 30 s)…", "Probing what this jsh supports…", "WebContainer is ready."]);
   });
 
@@ -470,6 +473,100 @@ describe("webcontainer runtime: capability probes", () => {
     expect(runtime.capabilities.redirects).toBe(false);
     expect(runtime.capabilities.lists).toBe(false);
   });
+
+  it("late output (after the exit) still counts: no capability is lost to a slow output message", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    w.instance.outputDelayMs = 250; // five times the old fixed 50 ms drain after exit
+    const runtime = await createWebContainerRuntime(options(w, { probe: true, probeTimeoutMs: 2_000 }));
+    cleanups.push(() => runtime.dispose());
+    expect(runtime.capabilities).toMatchObject({ lists: true, pipes: true, redirects: true, exportVars: true });
+    expect(runtime.capabilities.programs.node).toBe(true);
+  }, 20_000);
+
+  it("probes end as soon as their answer is complete, and are cached per container", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    const first = await createWebContainerRuntime(options(w, { probe: true, probeTimeoutMs: 300 }));
+    cleanups.push(() => first.dispose());
+    const pipe = first.probes.find((p) => p.name === "pipe")!;
+    expect(pipe.ok).toBe(true);
+    expect(pipe.ms).toBeLessThan(WEBCONTAINER.probeQuietMs); // did not wait for the quiet after exit
+    const spawned = w.instance.spawns.length;
+    const second = await createWebContainerRuntime(options(w, { probe: true }));
+    cleanups.push(() => second.dispose());
+    expect(w.instance.spawns.length).toBe(spawned);
+    expect(second.capabilities).toEqual(first.capabilities);
+  });
+
+  it("a jsh whose `which` takes one name only: one `which` each, then", async () => {
+    const w = makeWorld({}, (command) => {
+      const m = /^which (\S+)( .*)?$/.exec(command);
+      if (m && m[2]) return { out: `${FAKE_PROGRAMS.includes(m[1]!) ? `/usr/local/bin/${m[1]}` : `${m[1]} not found`}\n`, code: 0 };
+      return DEFAULT_PROFILE(command);
+    });
+    cleanups.push(w.cleanup);
+    const runtime = await createWebContainerRuntime(options(w, { probe: true, probeTimeoutMs: 300 }));
+    cleanups.push(() => runtime.dispose());
+    for (const name of FAKE_PROGRAMS) expect(runtime.capabilities.programs[name]).toBe(true);
+    expect(runtime.capabilities.programs.grep).toBe(false);
+  });
+});
+
+describe("webcontainer runtime: late output belongs to its process", () => {
+  it("a job's last lines, still arriving after its exit, are its output as long as they keep coming", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    const runtime = await createWebContainerRuntime(options(w));
+    cleanups.push(() => runtime.dispose());
+    const job = await runtime.spawnJob("cat", { cwd: runtime.workspace });
+    const proc = w.instance.spawns.at(-1)!.proc;
+    let out = "";
+    job.onData((c) => (out += c));
+    proc.end(0); // "closed process keeps writing to output"
+    for (let i = 1; i <= 6; i++) setTimeout(() => proc.push(`line ${i}\r\n`), i * (WEBCONTAINER.exitDrainMs / 2));
+    expect(await job.exited).toBe(0);
+    expect(out).toBe([1, 2, 3, 4, 5, 6].map((i) => `line ${i}\r\n`).join(""));
+  });
+
+  it("a process still ends within exitDrainMaxMs of its exit when output never stops", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    const runtime = await createWebContainerRuntime(options(w, { exitDrainMs: 50 }));
+    cleanups.push(() => runtime.dispose());
+    const job = await runtime.spawnJob("cat", { cwd: runtime.workspace });
+    const proc = w.instance.spawns.at(-1)!.proc;
+    const spam = setInterval(() => proc.push("x"), 10);
+    const t0 = performance.now();
+    proc.end(0);
+    await job.exited;
+    clearInterval(spam);
+    expect(performance.now() - t0).toBeGreaterThan(WEBCONTAINER.exitDrainMaxMs - 100);
+    expect(performance.now() - t0).toBeLessThan(WEBCONTAINER.exitDrainMaxMs + 1_000);
+  });
+
+  it("the /tmp file helper waits for its own answer after the exit (seconds, not milliseconds)", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    w.instance.outputDelayMs = 700;
+    const runtime = await createWebContainerRuntime(options(w));
+    cleanups.push(() => runtime.dispose());
+    await runtime.fs.writeFile(`${w.outside}/late.txt`, "late answer");
+    expect(new TextDecoder().decode(await runtime.fs.readFile(`${w.outside}/late.txt`))).toBe("late answer");
+  });
+
+  it("the file helper's chunks fit one environment variable (Linux caps one at 128 KiB)", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    const runtime = await createWebContainerRuntime(options(w));
+    cleanups.push(() => runtime.dispose());
+    const data = new Uint8Array(200 * 1024).map((_, i) => i % 251);
+    await runtime.fs.writeFile(`${w.outside}/big.bin`, data);
+    const helpers = w.instance.spawns.filter((sp) => sp.command === "node");
+    expect(helpers.length).toBe(Math.ceil(data.length / WEBCONTAINER.fsHelperChunkBytes));
+    for (const h of helpers) expect(String(h.options?.env?.SANDSHELL_FS_REQUEST ?? "").length).toBeLessThan(128 * 1024);
+    expect(await runtime.fs.readFile(`${w.outside}/big.bin`)).toEqual(data);
+  }, 20_000);
 });
 
 describe("webcontainer protocol tests: the jsh output shaper alone", () => {
