@@ -70,8 +70,11 @@ export const SHELL = {
 } as const;
 
 export const WEBCONTAINER = {
-  /** WebContainer.boot() can hang forever: give up after this long. */
-  bootTimeoutMs: 30_000,
+  /**
+   * WebContainer.boot() can hang forever: stop waiting (and fall back) after this long. A cold boot can take well
+   * over 30 s (bolt.new's tracker has many such reports); the attempt goes on, and a late boot is offered as a switch.
+   */
+  bootTimeoutMs: 60_000,
   /** When StackBlitz cannot be reached at all, fall back to the embedded runtime within this long. */
   unreachableFallbackMs: 3_000,
   /** Columns of the agent's jsh terminal: wide, so that echo and output are not wrapped. */

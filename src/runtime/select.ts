@@ -5,8 +5,9 @@
 //   2. StackBlitz does not answer a no-cors fetch of the boot iframe's address within
 //      WEBCONTAINER.unreachableFallbackMs (3 s, counted from the start) → at once, no boot attempted (so a later
 //      retry works without a reload);
-//   3. otherwise boot, up to WEBCONTAINER.bootTimeoutMs (30 s); a hung boot also falls back, and since the API keeps
-//      the hung attempt, the note says that trying again needs a reload;
+//   3. otherwise boot, up to WEBCONTAINER.bootTimeoutMs (60 s); a slower boot also falls back, but goes on: a retry
+//      joins it, and when it completes, whenWebContainerBoots() tells the page, which offers a switch (never made
+//      under a running agent);
 //   4. booted: the startup canary (webcontainer/canary.ts) runs known commands through a real shell session and
 //      compares each result exactly; a wrong or hanging jsh falls back too, the note naming the check and what came back.
 // "auto" in Node uses the node runtime (bash on node-pty), or the embedded one when node-pty cannot load.
@@ -22,6 +23,7 @@ import { loadWebContainerApi, type WebContainerApi } from "./webcontainer/api.ts
 import {
   bootStatus,
   isolationProblem,
+  pendingBoot,
   reachabilityProblem,
   WebContainerUnavailableError,
   type BootStatus,
@@ -171,16 +173,10 @@ async function tryWebContainer(options: SelectRuntimeOptions): Promise<Runtime> 
 
   const api = await resolveApi(options);
   const status = bootStatus(api);
-  if (status.hung) {
-    throw new WebContainerUnavailableError(
-      "boot-timeout",
-      "An earlier WebContainer boot hung, and the WebContainer API keeps that attempt: reload the page to try again.",
-      true,
-    );
-  }
+  // A boot in flight (also one whose wait timed out) is joined, not refused: the API would not start another anyway.
   if (status.state !== "ready" && status.state !== "booting") {
     const remaining = budget - (performance.now() - t0);
-    const unreachable = await reachabilityProblem({ fetch: options.fetch, timeoutMs: remaining });
+    const unreachable = await reachabilityProblem({ fetch: options.fetch, timeoutMs: remaining, coep: wcOptions.coep ?? "require-corp" });
     if (unreachable !== null) {
       throw new WebContainerUnavailableError(
         "unreachable",
@@ -276,6 +272,20 @@ export async function selectRuntime(kind: RuntimeChoice, options: SelectRuntimeO
  */
 export function retryWebContainer(options: SelectRuntimeOptions = {}): Promise<Runtime> {
   return tryWebContainer(options);
+}
+
+/**
+ * For "WebContainer is ready: switch?": resolves true when a boot that was still in flight (its wait timed out and
+ * "auto" fell back) completes, false when it fails or when no boot is in flight.
+ */
+export async function whenWebContainerBoots(options: SelectRuntimeOptions = {}): Promise<boolean> {
+  if (options.webcontainer?.api === undefined && !isBrowser(options)) return false;
+  const pending = pendingBoot(await resolveApi(options));
+  if (pending === null) return false;
+  return pending.then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Whether a retry can work now, or a reload is needed first. */
