@@ -189,6 +189,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
       let target: WcTerminalProcess | null = null;
       const shaper = new JshOutputShaper({
         startCwd: cwd,
+        home: normalizePosix(`${workspace}/..`), // /home for /home/project, confirmed by the first prompt
         holdMs,
         startupPromptMs: WEBCONTAINER.startupPromptMs,
         promptAfterExitMs: WEBCONTAINER.promptAfterExitMs,

@@ -121,6 +121,8 @@ export interface JshStyle {
   exitMarkers: "real" | "none" | "zero";
   /** A broken jsh: `cd` succeeds but the directory does not change. */
   tracksCd: boolean;
+  /** The line editor wraps the echo with a real newline every this many characters (0: never). */
+  wrapCols: number;
 }
 
 export const DEFAULT_STYLE: JshStyle = {
@@ -136,6 +138,7 @@ export const DEFAULT_STYLE: JshStyle = {
   transcripts: {},
   exitMarkers: "real",
   tracksCd: true,
+  wrapCols: 0,
 };
 
 type Outcome = { out: string; code: number } | { hang: "loop" | "cat" } | { exit: number };
@@ -314,6 +317,7 @@ export class FakeJshShell {
       } else if (c >= " " || c === "\t") {
         this.line += c;
         echo += c;
+        if (this.style.wrapCols > 0 && this.line.length % this.style.wrapCols === 0) echo += "\r\n";
       }
     }
     flushEcho();

@@ -532,7 +532,7 @@ describe("webcontainer runtime: late output belongs to its process", () => {
   it("a process still ends within exitDrainMaxMs of its exit when output never stops", async () => {
     const w = makeWorld();
     cleanups.push(w.cleanup);
-    const runtime = await createWebContainerRuntime(options(w, { exitDrainMs: 50 }));
+    const runtime = await createWebContainerRuntime(options(w, { exitDrainMs: 300 }));
     cleanups.push(() => runtime.dispose());
     const job = await runtime.spawnJob("cat", { cwd: runtime.workspace });
     const proc = w.instance.spawns.at(-1)!.proc;
@@ -672,6 +672,13 @@ describe("webcontainer protocol tests: recover instead of hang", () => {
     expect(w.instance.shells[0]!.proc.inputs.join("")).toBe("echo first\r");
   });
 
+  it("a command longer than the terminal is wide: its wrapped echo is matched by its tail, output starts after it", async () => {
+    const { s } = await setup({ wrapCols: 80 });
+    const long = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" "); // 150 characters: wrapped twice
+    expect(await s.run(`echo ${long}`)).toMatchObject({ output: `${long}\n`, exitCode: 0 });
+    expect((await s.run("echo short")).output).toBe("short\n");
+  });
+
   describe("the shaper alone", () => {
     function shaper(promptAfterExitMs = 0, startupPromptMs = 1_000) {
       const out: string[] = [];
@@ -720,6 +727,15 @@ describe("webcontainer protocol tests: recover instead of hang", () => {
       s.push(mark("prompt")); // the late marker
       s.push("echo x\r\nx\r\n");
       expect(joined()).toBe(`echo x\r\n${mark("start=jsh")}x\r\n`);
+    });
+
+    it("home is the workdir's parent until a first prompt with `~` says otherwise (a shell respawned in /tmp)", () => {
+      const out: string[] = [];
+      const s = new JshOutputShaper({ startCwd: "/tmp", home: "/home", holdMs: 40, startupPromptMs: 0, emit: (c) => out.push(c) });
+      s.push(P.replace("~/project", "/tmp") + mark("prompt"));
+      s.push(P + mark("prompt"));
+      expect(out.join("")).toContain(mark("cwd=jsh:/tmp"));
+      expect(out.join("")).toContain(mark("cwd=jsh:/home/project"));
     });
 
     it("an empty Enter that jsh ends with a bare prompt gets no unknown exit", () => {

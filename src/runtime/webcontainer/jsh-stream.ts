@@ -31,6 +31,8 @@ const PREFIX = "\x1b]654;";
 const BEL = "\x07";
 const MAX_MARKER_CHARS = SHELL.markerMaxChars;
 const TAIL_CHARS = 2_048;
+/** Characters of a typed line's end its echo is matched by. */
+const ECHO_TAIL_CHARS = 48;
 /** A line that is only the prompt's glyph: `❯` (or what a split UTF-8 `❯` decodes to). */
 const GLYPH_LINE = /^(?:❯|\uFFFD{1,3})\s*$/;
 
@@ -99,6 +101,11 @@ export interface JshShaperOptions {
   holdMs: number;
   /** After an `exit` marker, a drawn `❯` prompt counts as the prompt when no marker comes within this long (0: never). */
   promptAfterExitMs?: number;
+  /**
+   * What `~` stands for (the workdir's parent: /home for /home/project) until a first prompt shown with `~` says
+   * otherwise; a first prompt that cannot tell (`~/elsewhere`) leaves it unknown.
+   */
+  home?: string;
   /** A first prompt drawn without any marker counts as ready after this long (0: never). */
   startupPromptMs: number;
   emit: (chunk: string) => void;
@@ -123,7 +130,7 @@ export class JshOutputShaper {
   private interrupted = false;
   private startupTimer: ReturnType<typeof setTimeout> | null = null;
   /** What `~` stands for, learnt from the first prompt. */
-  private home: string | null = null;
+  private home: string | null;
   private calibrated = false;
   private ended = false;
   /** Enters typed before the first prompt: jsh echoes them once it reads, after that prompt. */
@@ -143,7 +150,14 @@ export class JshOutputShaper {
   /** A prompt drawn while a command runs (no `exit` yet), held for its `prompt` marker. */
   private drawnWhileRunning: { text: string; timer: ReturnType<typeof setTimeout> } | null = null;
 
-  constructor(private readonly opts: JshShaperOptions) {}
+  /** The end of the line of the last Enter typed at the prompt (its echo must end with it: wrapped echoes hold newlines). */
+  private enteredTail = "";
+  /** Text passed since the last Enter's echo began, while its `start` is pending (bounded). */
+  private echoSoFar = "";
+
+  constructor(private readonly opts: JshShaperOptions) {
+    this.home = opts.home !== undefined ? normalizePosix(opts.home) : null;
+  }
 
   /** Output from the process, in arrival order. */
   push(chunk: string): void {
@@ -165,9 +179,11 @@ export class JshOutputShaper {
     for (const c of data) {
       if (c === "\r" || c === "\n") {
         this.lastLineEmpty = this.typedLine.trim() === "";
+        this.enteredTail = this.typedLine.trim().slice(-ECHO_TAIL_CHARS);
         this.typedLine = "";
       } else if (c === "\x03" || c === "\x15") this.typedLine = "";
-      else if (c >= " " && this.typedLine.length < 64) this.typedLine += c;
+      else if (c === "\x7f" || c === "\b") this.typedLine = this.typedLine.slice(0, -1);
+      else if (c >= " ") this.typedLine = (this.typedLine + c).slice(-4 * ECHO_TAIL_CHARS);
     }
     this.pendingEnters += enters;
   }
@@ -297,9 +313,20 @@ export class JshOutputShaper {
     let rest = text;
     while (this.pendingEnters > 0) {
       const nl = rest.indexOf("\n");
-      if (nl === -1) break;
+      if (nl === -1) {
+        if (this.pendingEnters === 1) this.echoSoFar = (this.echoSoFar + rest).slice(-TAIL_CHARS);
+        break;
+      }
+      if (this.pendingEnters === 1 && !this.echoEnds(rest.slice(0, nl))) {
+        // a newline inside the echo (a long line wrapped by the line editor): not the Enter's yet
+        this.echoSoFar = (this.echoSoFar + rest.slice(0, nl + 1)).slice(-TAIL_CHARS);
+        this.out(rest.slice(0, nl + 1));
+        rest = rest.slice(nl + 1);
+        continue;
+      }
       this.pendingEnters--;
       if (this.pendingEnters === 0) {
+        this.echoSoFar = "";
         this.out(rest.slice(0, nl + 1));
         this.opts.emit(marker("start=jsh"));
         this.promptReady = false;
@@ -314,6 +341,17 @@ export class JshOutputShaper {
       }
     }
     this.out(rest);
+  }
+
+  /** Whether the echo so far, up to `upToNewline`, ends with the typed line's end (escapes and wraps ignored). */
+  private echoEnds(upToNewline: string): boolean {
+    // only printable ASCII is compared: a character split across chunks arrives as U+FFFD
+    const comparable = (t: string): string => t.replace(/[^\x21-\x7e]/g, "");
+    const want = comparable(this.enteredTail);
+    if (want === "") return true;
+    if (comparable(plainLines(this.tail + upToNewline).join("")).endsWith(want)) return true;
+    // an echo that never shows the typed text (a line editor that rewrites it) must not hold the start forever
+    return this.echoSoFar.length > TAIL_CHARS - 64;
   }
 
   private out(text: string): void {
@@ -373,6 +411,7 @@ export class JshOutputShaper {
   private becomeReady(): void {
     this.promptReady = true;
     this.pendingEnters = this.readyOnce ? 0 : this.earlyEnters;
+    this.echoSoFar = "";
     this.earlyEnters = 0;
     this.readyOnce = true;
   }
@@ -427,7 +466,7 @@ export class JshOutputShaper {
   /** The prompt's path (`~/project/sub`, `/tmp`) as an absolute path; null when `~` cannot be told. */
   private resolve(shown: string): string | null {
     if (!this.calibrated) {
-      // only the first prompt is known to show the start directory
+      // only the first prompt is known to show the start directory: it confirms (or corrects) what `~` stands for
       this.calibrated = true;
       const start = normalizePosix(this.opts.startCwd);
       if (shown === "~") this.home = start;
@@ -435,6 +474,7 @@ export class JshOutputShaper {
         const suffix = normalizePosix(shown.slice(1));
         if (start === suffix) this.home = "/";
         else if (start.endsWith(suffix)) this.home = start.slice(0, start.length - suffix.length) || "/";
+        else this.home = null; // contradicts the start directory: `~` is unknown
       }
     }
     if (shown.startsWith("/")) return normalizePosix(shown);
