@@ -28,7 +28,7 @@ import {
   WebContainerUnavailableError,
   type BootStatus,
 } from "./webcontainer/boot.ts";
-import { createWebContainerRuntime, type WebContainerRuntimeOptions } from "./webcontainer.ts";
+import { createWebContainerRuntime, type WebContainerRuntime, type WebContainerRuntimeOptions } from "./webcontainer.ts";
 import { canaryMessage, runCanary, type CanaryReport, type CanarySessionFactory } from "./webcontainer/canary.ts";
 
 export type RuntimeChoice = "auto" | RuntimeKind;
@@ -132,7 +132,12 @@ const defaultCanarySession: CanarySessionFactory = async (runtime, options) => {
 async function checkShell(runtime: Runtime, options: SelectRuntimeOptions, report: (message: string) => void): Promise<void> {
   if (options.canary === false) return;
   report("Checking the WebContainer shell (echo, exit codes, cd, a pipe)…");
-  const result = await runCanary(runtime, options.canary ?? defaultCanarySession, options.canaryLimits);
+  const typed = runtime as Partial<WebContainerRuntime>;
+  const result = await runCanary(runtime, options.canary ?? defaultCanarySession, {
+    ...options.canaryLimits,
+    multiLine: runtime.capabilities.heredocs && typeof typed.confirmMultiLine === "function",
+  });
+  if (result.multiLine !== null) typed.confirmMultiLine?.(result.multiLine);
   try {
     options.onCanary?.(result);
   } catch {

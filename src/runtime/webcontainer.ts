@@ -71,6 +71,12 @@ export interface WebContainerRuntime extends Runtime {
   readonly probes: readonly ProbeResult[];
   /** The booted instance (one per page; dispose() does not tear it down). */
   readonly container: WcInstance;
+  /**
+   * The startup canary's verdict on multi-line commands typed as the session types them (a brace group): false
+   * turns `heredocs` off, so the tools refuse multi-line commands with the write_file hint. (A `jsh -c` heredoc probe
+   * alone does not prove the typed form.)
+   */
+  confirmMultiLine(ok: boolean): void;
 }
 
 /** The agent's environment: no pagers, no prompts that would wait forever, no colour. */
@@ -175,6 +181,10 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
     },
     markerNonce: null,
     container: wc,
+
+    confirmMultiLine(ok: boolean) {
+      if (!ok && capabilities.heredocs) capabilities = { ...capabilities, heredocs: false };
+    },
 
     async spawnShell(opts: ShellSpawnOptions): Promise<TerminalProcess> {
       checkOpen();

@@ -7,7 +7,7 @@ import { createSandbox } from "../../src/sandbox.ts";
 import { selectRuntime, type RuntimeProgress, type SelectRuntimeOptions, WebContainerUnavailableError } from "../../src/runtime/select.ts";
 import type { Runtime } from "../../src/runtime/types.ts";
 import { CANARY_CHECKS, judge, type CanaryReport } from "../../src/runtime/webcontainer/canary.ts";
-import { type JshStyle, makeWorld } from "./webcontainer-fake.ts";
+import { DEFAULT_PROFILE, type JshStyle, makeWorld } from "./webcontainer-fake.ts";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -107,6 +107,26 @@ describe("startup canary", () => {
     expect(sb.auditLog()[0]).toMatchObject({ type: "event", event: "opened", runtime: "embedded" });
     expect(String(sb.auditLog()[0]!.note)).toContain("a cd to /tmp");
   }, 30_000);
+
+  for (const braceGroups of [false, true]) {
+    it(`multi-line on jsh: allowed only when the typed brace-group form works (${braceGroups ? "it does" : "each line runs alone"})`, async () => {
+      const w = makeWorld({ braceGroups }, (command) =>
+        command.startsWith("cat <<") ? { out: "heredoc-ok\n", code: 0 } : DEFAULT_PROFILE(command),
+      );
+      cleanups.push(w.cleanup);
+      const reports: CanaryReport[] = [];
+      const rt = await select("auto", {
+        browser: true,
+        fetch: reachable,
+        onCanary: (r) => reports.push(r),
+        canaryLimits: { commandMs: 1_500, startMs: 3_000 },
+        webcontainer: { api: w.api, isolation: { isolated: true }, probeTimeoutMs: 300, promptHoldMs: 30 },
+      });
+      expect(rt.kind).toBe("webcontainer"); // a failing multi-line form does not fail the canary
+      expect(reports[0]!.multiLine).toBe(braceGroups);
+      expect(rt.capabilities.heredocs).toBe(braceGroups);
+    }, 30_000);
+  }
 
   it("judge: status, exit code, output and cwd are each compared exactly", () => {
     const echo = CANARY_CHECKS[0]!;

@@ -123,6 +123,8 @@ export interface JshStyle {
   tracksCd: boolean;
   /** The line editor wraps the echo with a real newline every this many characters (0: never). */
   wrapCols: number;
+  /** Lines typed between `{` and `}` run as one command (heredocs inside included), with one exit marker. */
+  braceGroups: boolean;
 }
 
 export const DEFAULT_STYLE: JshStyle = {
@@ -139,6 +141,7 @@ export const DEFAULT_STYLE: JshStyle = {
   exitMarkers: "real",
   tracksCd: true,
   wrapCols: 0,
+  braceGroups: false,
 };
 
 type Outcome = { out: string; code: number } | { hang: "loop" | "cat" } | { exit: number };
@@ -344,9 +347,46 @@ export class FakeJshShell {
     }
   }
 
+  private group: string[] | null = null;
+
+  /** A brace group's lines as one command: outputs joined (a heredoc's body is cat's output), the last exit code. */
+  private runGroup(lines: string[]): { out: string; code: number } {
+    let out = "";
+    let code = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const here = /^cat <<'?(\w+)'?$/.exec(lines[i]!);
+      if (here) {
+        const end = lines.indexOf(here[1]!, i + 1);
+        out += lines.slice(i + 1, end === -1 ? lines.length : end).map((l) => `${l}\n`).join("");
+        i = end === -1 ? lines.length : end;
+        code = 0;
+        continue;
+      }
+      const r = this.interp.run(lines[i]!, this.cwd);
+      if ("out" in r) {
+        out += r.out;
+        code = r.code;
+      }
+    }
+    return { out, code };
+  }
+
   private submit(): void {
     const line = this.line;
     this.line = "";
+    if (this.style.braceGroups && (this.group !== null || line.trim() === "{")) {
+      if (this.group === null) this.group = [];
+      else if (line.trim() !== "}") this.group.push(line);
+      if (line.trim() !== "}") {
+        this.emit("\r\n"); // (a continuation: no prompt, no marker)
+        return;
+      }
+      const lines = this.group;
+      this.group = null;
+      const r = this.runGroup(lines);
+      this.emit(`\r\n${r.out.replace(/\n/g, "\r\n")}${mark(`exit=-1:${r.code}`)}${this.endBlock()}`);
+      return;
+    }
     let head = "";
     if (this.style.redraw) head += `\r${ESC}[K${ESC}[35m❯${ESC}[0m ${ESC}[32m${line}${ESC}[0m`;
     head += "\r\n";

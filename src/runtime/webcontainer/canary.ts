@@ -51,6 +51,16 @@ export const CANARY_CHECKS: readonly CanaryCheck[] = [
   { id: "pipe", what: "a pipe", command: "echo canary-pipe | cat", output: "canary-pipe\n", exitCode: 0, cwd: null },
 ];
 
+/**
+ * Multi-line commands exactly as the session types them into jsh (a brace group, `{⏎…⏎}⏎`): run only when the
+ * `jsh -c` heredoc probe passed. Failing them does not fail the canary; it only keeps multi-line commands refused
+ * (with the write_file hint).
+ */
+export const MULTILINE_CHECKS: readonly CanaryCheck[] = [
+  { id: "multi-line", what: "two lines typed as one command", command: "echo ml-a\necho ml-b", output: "ml-a\nml-b\n", exitCode: 0, cwd: null },
+  { id: "heredoc", what: "a heredoc typed as one command", command: "cat <<'EOF'\nheredoc-ok\nEOF", output: "heredoc-ok\n", exitCode: 0, cwd: null },
+];
+
 export interface CanaryFailure {
   check: string;
   /** One sentence for the status bar, runtimeInfo.note and the audit log. */
@@ -62,6 +72,8 @@ export interface CanaryReport {
   failure: CanaryFailure | null;
   /** Every check run: what came back (for logs and the live test). */
   results: Array<{ id: string; command: string; result: CanaryResult | null; ms: number }>;
+  /** Whether multi-line commands typed as the session types them work; null when not tried. */
+  multiLine: boolean | null;
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1).replace(/\.0$/, "")} s`;
@@ -108,13 +120,13 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
 export async function runCanary(
   runtime: Runtime,
   createSession: CanarySessionFactory,
-  options: { commandMs?: number; startMs?: number; checks?: readonly CanaryCheck[] } = {},
+  options: { commandMs?: number; startMs?: number; checks?: readonly CanaryCheck[]; multiLine?: boolean } = {},
 ): Promise<CanaryReport> {
   const commandMs = options.commandMs ?? WEBCONTAINER.canaryCommandMs;
   const startMs = options.startMs ?? WEBCONTAINER.canaryStartMs;
   const checks = options.checks ?? CANARY_CHECKS;
   const results: CanaryReport["results"] = [];
-  const fail = (check: string, reason: string): CanaryReport => ({ ok: false, failure: { check, reason }, results });
+  const fail = (check: string, reason: string): CanaryReport => ({ ok: false, failure: { check, reason }, results, multiLine: null });
   const sec = Math.max(1, Math.ceil(commandMs / 1000));
   const starting = createSession(runtime, { startupTimeoutMs: startMs, softTimeoutSec: sec, timeoutSec: sec }).then(
     (s) => s,
@@ -147,7 +159,25 @@ export async function runCanary(
           : judge(check, r);
       if (wrong !== null) return fail(check.what, wrong);
     }
-    return { ok: true, failure: null, results };
+    let multiLine: boolean | null = null;
+    if (options.multiLine === true) {
+      multiLine = true;
+      for (const check of MULTILINE_CHECKS) {
+        const t0 = performance.now();
+        const limit = Math.min(commandMs, 3_000);
+        const r = await within(
+          session.run(check.command, { timeoutSec: Math.ceil(limit / 1000), softTimeoutSec: Math.ceil(limit / 1000) }).catch(() => null),
+          limit + 2_000,
+        );
+        const result = r === "timeout" ? null : r;
+        results.push({ id: check.id, command: check.command, result, ms: Math.round(performance.now() - t0) });
+        if (result === null || judge(check, result) !== null) {
+          multiLine = false;
+          break; // the session may have lost track: it is closed right after
+        }
+      }
+    }
+    return { ok: true, failure: null, results, multiLine };
   } finally {
     await within(session.close().catch(() => undefined), 3_000);
   }
