@@ -191,14 +191,17 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
       const cwd = await startDir(opts.cwd);
       const cols = Math.max(Math.floor(opts.cols) || 0, WEBCONTAINER.agentCols);
       const rows = Math.max(1, Math.floor(opts.rows) || WEBCONTAINER.agentRows);
+      // Outside the workdir (a respawn after `cd /tmp && exit`): start in the workdir, then the shaper types the `cd`.
+      const outside = relativePath(workspace, cwd).startsWith("..");
       const proc = await wc.spawn("jsh", ["--osc"], {
-        cwd: spawnCwd(cwd),
+        cwd: outside ? undefined : spawnCwd(cwd),
         env: { ...baseEnv, ...(opts.env ?? {}) },
         terminal: { cols, rows },
       });
       let target: WcTerminalProcess | null = null;
       const shaper = new JshOutputShaper({
-        startCwd: cwd,
+        startCwd: outside ? workspace : cwd,
+        ...(outside ? { initialCd: cwd, writeRaw: (data: string) => target?.writeUnshaped(data) } : {}),
         home: normalizePosix(`${workspace}/..`), // /home for /home/project, confirmed by the first prompt
         holdMs,
         startupPromptMs: WEBCONTAINER.startupPromptMs,

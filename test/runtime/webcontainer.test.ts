@@ -212,6 +212,22 @@ describe("webcontainer protocol tests: jsh transcripts through the session engin
     expect(shells[1]!.options?.cwd).toBe("kept");
   });
 
+  it("exit outside the workdir: the fresh shell spawns in the workdir, then cds there before it is shown", async () => {
+    const { s, w, raw } = await setup();
+    expect((await s.run(`cd ${w.outside}`)).cwd).toBe(w.outside);
+    await s.run("exit");
+    const from = raw.length;
+    const next = await s.run("pwd");
+    expect(next).toMatchObject({ output: `${w.outside}\n`, exitCode: 0, cwd: w.outside });
+    expect(s.cwd).toBe(w.outside);
+    const shells = w.instance.spawns.filter((sp) => sp.args[0] === "--osc");
+    expect(shells).toHaveLength(2);
+    expect(shells[1]!.options?.cwd).toBeUndefined(); // the workdir: spawn cwd is relative to it
+    expect(shells[1]!.proc.inputs[0]).toBe(`cd ${w.outside}\r`);
+    expect((await s.run("echo after")).output).toBe("after\n");
+    expect(raw.slice(from).join("")).not.toContain(`cd ${w.outside}`); // the adapter's own cd is not shown
+  });
+
   it("a person's command is seen running (start marker), so an agent's command is refused until it ends", async () => {
     const { s } = await setup();
     const states: string[] = [];

@@ -106,6 +106,13 @@ export interface JshShaperOptions {
    * otherwise; a first prompt that cannot tell (`~/elsewhere`) leaves it unknown.
    */
   home?: string;
+  /**
+   * A directory to `cd` to before the shell is shown (a respawn outside the workdir: WebContainer's spawn cwd is
+   * relative to the workdir, so the shell starts there and is moved). Everything until the prompt after that `cd` is
+   * hidden; `writeRaw` types the `cd`.
+   */
+  initialCd?: string;
+  writeRaw?: (data: string) => void;
   /** A first prompt drawn without any marker counts as ready after this long (0: never). */
   startupPromptMs: number;
   emit: (chunk: string) => void;
@@ -155,8 +162,16 @@ export class JshOutputShaper {
   /** Text passed since the last Enter's echo began, while its `start` is pending (bounded). */
   private echoSoFar = "";
 
+  private cdPhase: "none" | "pending" | "running";
+
   constructor(private readonly opts: JshShaperOptions) {
     this.home = opts.home !== undefined ? normalizePosix(opts.home) : null;
+    this.cdPhase = opts.initialCd !== undefined && opts.writeRaw !== undefined ? "pending" : "none";
+  }
+
+  /** Out to the listeners, unless the initial `cd` is still hidden. */
+  private send(chunk: string): void {
+    if (this.cdPhase === "none") this.opts.emit(chunk);
   }
 
   /** Output from the process, in arrival order. */
@@ -328,7 +343,7 @@ export class JshOutputShaper {
       if (this.pendingEnters === 0) {
         this.echoSoFar = "";
         this.out(rest.slice(0, nl + 1));
-        this.opts.emit(marker("start=jsh"));
+        this.send(marker("start=jsh"));
         this.promptReady = false;
         this.running = true;
         this.runningEmpty = this.lastLineEmpty;
@@ -357,7 +372,16 @@ export class JshOutputShaper {
   private out(text: string): void {
     if (text === "") return;
     this.tail = (this.tail + text).slice(-TAIL_CHARS);
-    this.opts.emit(text);
+    this.send(text);
+  }
+
+  private typeInitialCd(): void {
+    const dir = this.opts.initialCd!;
+    const quoted = /^[\w/.+@%-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, "'\\''")}'`;
+    const line = `cd ${quoted}\r`;
+    this.cdPhase = "running";
+    this.noteInput(line);
+    this.opts.writeRaw!(line);
   }
 
   private onMarker(payload: string, raw: string): void {
@@ -395,7 +419,7 @@ export class JshOutputShaper {
       }
       this.becomeReady();
     }
-    this.opts.emit(raw);
+    this.send(raw);
   }
 
   private releaseInteractive(): void {
@@ -404,12 +428,19 @@ export class JshOutputShaper {
     clearTimeout(h.timer);
     this.heldInteractive = null;
     this.becomeReady();
-    this.opts.emit(h.raw);
+    this.send(h.raw);
   }
 
   /** The shell reads: Enters from now on start commands (and those typed before the first prompt, once). */
   private becomeReady(): void {
     this.promptReady = true;
+    if (this.cdPhase === "pending") {
+      this.pendingEnters = 0;
+      this.earlyEnters = 0;
+      this.readyOnce = false; // Enters typed meanwhile count after the `cd`'s prompt
+      this.typeInitialCd();
+      return;
+    }
     this.pendingEnters = this.readyOnce ? 0 : this.earlyEnters;
     this.echoSoFar = "";
     this.earlyEnters = 0;
@@ -433,11 +464,11 @@ export class JshOutputShaper {
 
   /** A `prompt` ends a command that got no `exit` marker: C-c → 130; otherwise the exit code is unknown. */
   private endUnmarked(): void {
-    if (this.interrupted) this.opts.emit(marker("exit=jsh:130"));
+    if (this.interrupted) this.send(marker("exit=jsh:130"));
     else if (!this.runningEmpty) {
       const nl = this.tail === "" || this.tail.endsWith("\n") ? "" : "\r\n";
       this.out(`${nl}${UNKNOWN_EXIT_LINE}\r\n`);
-      this.opts.emit(marker(`exit=jsh:${UNKNOWN_EXIT_CODE}`));
+      this.send(marker(`exit=jsh:${UNKNOWN_EXIT_CODE}`));
     }
     this.running = false;
     this.interrupted = false;
@@ -453,13 +484,14 @@ export class JshOutputShaper {
 
   private emitPrompt(pathLine: string | null): void {
     if (this.running) this.endUnmarked();
+    if (this.cdPhase === "running") this.cdPhase = "none"; // the prompt after the `cd`: shown from here on
     this.running = false;
     this.interrupted = false;
     this.clearAfterExit();
     if (this.heldInteractive !== null) this.releaseInteractive();
     const cwd = pathLine === null ? null : this.resolve(pathLine);
-    if (cwd !== null) this.opts.emit(marker(`cwd=jsh:${cwd}`));
-    this.opts.emit(marker("prompt"));
+    if (cwd !== null) this.send(marker(`cwd=jsh:${cwd}`));
+    this.send(marker("prompt"));
     this.becomeReady();
   }
 

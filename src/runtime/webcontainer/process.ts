@@ -121,6 +121,12 @@ export class WcTerminalProcess implements TerminalProcess {
     this.writer.write(data).catch(() => undefined); // WebContainer swallows writes after exit; so do we
   }
 
+  /** Input the adapter types itself (not seen by the shaper as a person's or agent's keystrokes). */
+  writeUnshaped(data: string): void {
+    if (this.ended || this.killed || data === "" || this.writer === null) return;
+    this.writer.write(data).catch(() => undefined);
+  }
+
   resize(cols: number, rows: number): void {
     if (this.ended) return;
     try {
