@@ -74,8 +74,11 @@ export const SHELL = {
 } as const;
 
 export const WEBCONTAINER = {
-  /** WebContainer.boot() can hang forever: give up after this long. */
-  bootTimeoutMs: 30_000,
+  /**
+   * WebContainer.boot() can hang forever: stop waiting (and fall back) after this long. A cold boot can take well
+   * over 30 s (bolt.new's tracker has many such reports); the attempt goes on, and a late boot is offered as a switch.
+   */
+  bootTimeoutMs: 60_000,
   /** When StackBlitz cannot be reached at all, fall back to the embedded runtime within this long. */
   unreachableFallbackMs: 3_000,
   /** Columns of the agent's jsh terminal: wide, so that echo and output are not wrapped. */
@@ -87,18 +90,36 @@ export const WEBCONTAINER = {
   promptHoldMs: 100,
   /** A first jsh prompt drawn without any `prompt`/`interactive` marker counts as ready after this long. */
   startupPromptMs: 2_000,
-  /** After a process reports its exit, output still arriving is passed on for this long before `exited` resolves. */
-  exitDrainMs: 50,
+  /** After a command's `exit` marker, a drawn `❯` prompt counts as the prompt when no `prompt` marker comes within this long. */
+  promptAfterExitMs: 300,
+  /**
+   * After a process reports its exit, it ends once its output has been quiet this long (output and exit travel as
+   * separate messages, in no set order): output arriving meanwhile still belongs to it.
+   */
+  exitDrainMs: 100,
+  /** ... but at most this long after the exit, however much output still comes. */
+  exitDrainMaxMs: 2_000,
   /** After kill(), `exited` resolves by this time even when WebContainer never reports the exit. */
   killExitMs: 1_000,
-  /** Each capability probe (`jsh -c …`) gets this long before it counts as unsupported. */
+  /** Each capability probe (`jsh -c …`) gets this long (a time-out is tried once more) before it counts as unsupported. */
   probeTimeoutMs: 4_000,
-  /** Capability probes running at once. */
-  probeConcurrency: 8,
+  /** A probe whose answer is not complete at its exit waits for its output to be quiet this long (complete: no wait). */
+  probeQuietMs: 500,
+  /** Capability probes running at once (after one warm-up spawn). */
+  probeConcurrency: 4,
   /** A file operation outside the workdir (done by a `node -e` helper process) gives up after this long. */
   fsHelperTimeoutMs: 15_000,
-  /** Bytes a `node -e` helper process writes per call (passed base64 in its environment). */
-  fsHelperChunkBytes: 256 * 1024,
+  /** After the helper's exit, how long its answer (on its output, a separate message) may still take to arrive. */
+  fsHelperAnswerMs: 5_000,
+  /**
+   * Bytes a `node -e` helper process writes per call: passed base64 in ONE environment variable (4/3 larger, plus the
+   * JSON around it), which Linux caps at 128 KiB; 48 KiB stays well under that.
+   */
+  fsHelperChunkBytes: 48 * 1024,
+  /** Startup canary (known commands through the session before the runtime is handed over): each gets this long. */
+  canaryCommandMs: 10_000,
+  /** Startup canary: the check's own shell must show its first prompt within this long. */
+  canaryStartMs: 20_000,
 } as const;
 
 export const TOOLS = {

@@ -257,7 +257,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     audit: (type, data) => record(type, data),
     release: (caller) => callers.forget(caller),
   };
-  record("event", { event: "opened", runtime: runtime.kind, workspace: runtime.workspace, policy, approver: approvals.mode });
+  record("event", { event: "opened", runtime: runtime.kind, ...(runtime.note !== undefined ? { note: runtime.note } : {}), workspace: runtime.workspace, policy, approver: approvals.mode });
   return sandbox;
 }
 

@@ -1,7 +1,10 @@
 // Can this machine reach StackBlitz? The live test needs it (WebContainer's runtime is served from stackblitz.com);
 // without it the test is skipped at once, and the config does not even start the dev server.
 
-export const STACKBLITZ_URL = "https://stackblitz.com/headless";
+import { bootFrameUrl } from "../../src/runtime/webcontainer/boot.ts";
+
+/** Exactly the address the boot frame loads (as @webcontainer/api builds it). */
+export const STACKBLITZ_URL = bootFrameUrl("require-corp");
 
 /** Null when StackBlitz answered (any HTTP status), else why not. Cached in the environment for the workers. */
 export async function stackBlitzUnreachable(timeoutMs = 5_000): Promise<string | null> {

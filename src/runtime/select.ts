@@ -5,8 +5,11 @@
 //   2. StackBlitz does not answer a no-cors fetch of the boot iframe's address within
 //      WEBCONTAINER.unreachableFallbackMs (3 s, counted from the start) → at once, no boot attempted (so a later
 //      retry works without a reload);
-//   3. otherwise boot, up to WEBCONTAINER.bootTimeoutMs (30 s); a hung boot also falls back, and since the API keeps
-//      the hung attempt, the note says that trying again needs a reload.
+//   3. otherwise boot, up to WEBCONTAINER.bootTimeoutMs (60 s); a slower boot also falls back, but goes on: a retry
+//      joins it, and when it completes, whenWebContainerBoots() tells the page, which offers a switch (never made
+//      under a running agent);
+//   4. booted: the startup canary (webcontainer/canary.ts) runs known commands through a real shell session and
+//      compares each result exactly; a wrong or hanging jsh falls back too, the note naming the check and what came back.
 // "auto" in Node uses the node runtime (bash on node-pty), or the embedded one when node-pty cannot load.
 // "webcontainer" does the same checks but throws WebContainerUnavailableError instead of falling back.
 // "node" only in Node: it is imported through a specifier the bundler does not follow, so the browser bundle never
@@ -20,11 +23,13 @@ import { loadWebContainerApi, type WebContainerApi } from "./webcontainer/api.ts
 import {
   bootStatus,
   isolationProblem,
+  pendingBoot,
   reachabilityProblem,
   WebContainerUnavailableError,
   type BootStatus,
 } from "./webcontainer/boot.ts";
-import { createWebContainerRuntime, type WebContainerRuntimeOptions } from "./webcontainer.ts";
+import { createWebContainerRuntime, type WebContainerRuntime, type WebContainerRuntimeOptions } from "./webcontainer.ts";
+import { canaryMessage, runCanary, type CanaryReport, type CanarySessionFactory } from "./webcontainer/canary.ts";
 
 export type RuntimeChoice = "auto" | RuntimeKind;
 
@@ -49,6 +54,15 @@ export interface SelectRuntimeOptions {
   browser?: boolean;
   /** Default WEBCONTAINER.unreachableFallbackMs. */
   unreachableFallbackMs?: number;
+  /**
+   * The startup canary on a booted WebContainer (webcontainer/canary.ts): the session factory its checks run through.
+   * Default: src/shell's createShellSession, imported on demand. false skips it (tests of other things only).
+   */
+  canary?: CanarySessionFactory | false;
+  /** The canary's time limits (default WEBCONTAINER.canaryCommandMs and canaryStartMs). */
+  canaryLimits?: { commandMs?: number; startMs?: number };
+  /** Told the canary's report (pass or fail), for logs and the live test. */
+  onCanary?: (report: CanaryReport) => void;
   /** Factories (tests; defaults import the runtimes). */
   createEmbedded?: (options?: EmbeddedRuntimeOptions) => Promise<Runtime>;
   createNode?: (options?: NodeRuntimeOptions) => Promise<Runtime>;
@@ -107,6 +121,33 @@ function withNote(runtime: Runtime, note: string): Runtime {
   });
 }
 
+// The session engine sits above the runtimes: the canary gets it as a factory, imported only when a WebContainer
+// has booted (a specifier the bundler still follows: it is part of every bundle anyway).
+const defaultCanarySession: CanarySessionFactory = async (runtime, options) => {
+  const { createShellSession } = await import("../shell/index.ts");
+  return createShellSession(runtime, options);
+};
+
+/** Runs the canary on a booted WebContainer; disposes it and throws the reason when a check fails. */
+async function checkShell(runtime: Runtime, options: SelectRuntimeOptions, report: (message: string) => void): Promise<void> {
+  if (options.canary === false) return;
+  report("Checking the WebContainer shell (echo, exit codes, cd, a pipe)…");
+  const typed = runtime as Partial<WebContainerRuntime>;
+  const result = await runCanary(runtime, options.canary ?? defaultCanarySession, {
+    ...options.canaryLimits,
+    multiLine: runtime.capabilities.heredocs && typeof typed.confirmMultiLine === "function",
+  });
+  if (result.multiLine !== null) typed.confirmMultiLine?.(result.multiLine);
+  try {
+    options.onCanary?.(result);
+  } catch {
+    // not ours
+  }
+  if (result.failure === null) return;
+  await runtime.dispose().catch(() => undefined);
+  throw new WebContainerUnavailableError("canary-failed", canaryMessage(result.failure), false);
+}
+
 async function resolveApi(options: SelectRuntimeOptions): Promise<WebContainerApi> {
   const api = options.webcontainer?.api;
   if (api === undefined) return loadWebContainerApi();
@@ -137,16 +178,10 @@ async function tryWebContainer(options: SelectRuntimeOptions): Promise<Runtime> 
 
   const api = await resolveApi(options);
   const status = bootStatus(api);
-  if (status.hung) {
-    throw new WebContainerUnavailableError(
-      "boot-timeout",
-      "An earlier WebContainer boot hung, and the WebContainer API keeps that attempt: reload the page to try again.",
-      true,
-    );
-  }
+  // A boot in flight (also one whose wait timed out) is joined, not refused: the API would not start another anyway.
   if (status.state !== "ready" && status.state !== "booting") {
     const remaining = budget - (performance.now() - t0);
-    const unreachable = await reachabilityProblem({ fetch: options.fetch, timeoutMs: remaining });
+    const unreachable = await reachabilityProblem({ fetch: options.fetch, timeoutMs: remaining, coep: wcOptions.coep ?? "require-corp" });
     if (unreachable !== null) {
       throw new WebContainerUnavailableError(
         "unreachable",
@@ -155,15 +190,20 @@ async function tryWebContainer(options: SelectRuntimeOptions): Promise<Runtime> 
       );
     }
   }
-  return createWebContainerRuntime({
+  let ready = "";
+  const runtime = await createWebContainerRuntime({
     ...wcOptions,
     api,
     isolation: { ...wcOptions.isolation, isolated: true }, // checked above
     onProgress: (message) => {
-      report(/^Probing/.test(message) ? "probing" : /ready/i.test(message) ? "ready" : "booting", message);
+      if (/ready/i.test(message)) ready = message; // said once the canary has passed
+      else report(/^Probing/.test(message) ? "probing" : "booting", message);
       wcOptions.onProgress?.(message);
     },
   });
+  await checkShell(runtime, options, (message) => report("probing", message));
+  report("ready", ready || "WebContainer is ready.");
+  return runtime;
 }
 
 /**
@@ -237,6 +277,20 @@ export async function selectRuntime(kind: RuntimeChoice, options: SelectRuntimeO
  */
 export function retryWebContainer(options: SelectRuntimeOptions = {}): Promise<Runtime> {
   return tryWebContainer(options);
+}
+
+/**
+ * For "WebContainer is ready: switch?": resolves true when a boot that was still in flight (its wait timed out and
+ * "auto" fell back) completes, false when it fails or when no boot is in flight.
+ */
+export async function whenWebContainerBoots(options: SelectRuntimeOptions = {}): Promise<boolean> {
+  if (options.webcontainer?.api === undefined && !isBrowser(options)) return false;
+  const pending = pendingBoot(await resolveApi(options));
+  if (pending === null) return false;
+  return pending.then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Whether a retry can work now, or a reload is needed first. */

@@ -71,6 +71,12 @@ export interface WebContainerRuntime extends Runtime {
   readonly probes: readonly ProbeResult[];
   /** The booted instance (one per page; dispose() does not tear it down). */
   readonly container: WcInstance;
+  /**
+   * The startup canary's verdict on multi-line commands typed as the session types them (a brace group): false
+   * turns `heredocs` off, so the tools refuse multi-line commands with the write_file hint. (A `jsh -c` heredoc probe
+   * alone does not prove the typed form.)
+   */
+  confirmMultiLine(ok: boolean): void;
 }
 
 /** The agent's environment: no pagers, no prompts that would wait forever, no colour. */
@@ -125,6 +131,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
   const fs = createWcFs(wc, { helperTimeoutMs: options.fsHelperTimeoutMs });
   const baseEnv: Record<string, string> = { ...WEBCONTAINER_ENV, ...(options.env ?? {}) };
   const drainMs = options.exitDrainMs ?? WEBCONTAINER.exitDrainMs;
+  const drainMaxMs = WEBCONTAINER.exitDrainMaxMs;
   const killExitMs = options.killExitMs ?? WEBCONTAINER.killExitMs;
   const holdMs = options.promptHoldMs ?? WEBCONTAINER.promptHoldMs;
 
@@ -175,26 +182,36 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
     markerNonce: null,
     container: wc,
 
+    confirmMultiLine(ok: boolean) {
+      if (!ok && capabilities.heredocs) capabilities = { ...capabilities, heredocs: false };
+    },
+
     async spawnShell(opts: ShellSpawnOptions): Promise<TerminalProcess> {
       checkOpen();
       const cwd = await startDir(opts.cwd);
       const cols = Math.max(Math.floor(opts.cols) || 0, WEBCONTAINER.agentCols);
       const rows = Math.max(1, Math.floor(opts.rows) || WEBCONTAINER.agentRows);
+      // Outside the workdir (a respawn after `cd /tmp && exit`): start in the workdir, then the shaper types the `cd`.
+      const outside = relativePath(workspace, cwd).startsWith("..");
       const proc = await wc.spawn("jsh", ["--osc"], {
-        cwd: spawnCwd(cwd),
+        cwd: outside ? undefined : spawnCwd(cwd),
         env: { ...baseEnv, ...(opts.env ?? {}) },
         terminal: { cols, rows },
       });
       let target: WcTerminalProcess | null = null;
       const shaper = new JshOutputShaper({
-        startCwd: cwd,
+        startCwd: outside ? workspace : cwd,
+        ...(outside ? { initialCd: cwd, writeRaw: (data: string) => target?.writeUnshaped(data) } : {}),
+        home: normalizePosix(`${workspace}/..`), // /home for /home/project, confirmed by the first prompt
         holdMs,
         startupPromptMs: WEBCONTAINER.startupPromptMs,
+        promptAfterExitMs: WEBCONTAINER.promptAfterExitMs,
         emit: (chunk) => target?.emit(chunk),
       });
       const tp: WcTerminalProcess = new WcTerminalProcess(proc, {
         shaper,
         drainMs,
+        drainMaxMs,
         killExitMs,
         minCols: WEBCONTAINER.agentCols,
         onEnd: () => live.delete(tp),
@@ -212,7 +229,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
         env: { ...baseEnv, ...(opts.env ?? {}) },
         terminal: { cols: WEBCONTAINER.agentCols, rows: WEBCONTAINER.agentRows },
       });
-      const tp: WcTerminalProcess = new WcTerminalProcess(proc, { drainMs, killExitMs, onEnd: () => live.delete(tp) });
+      const tp: WcTerminalProcess = new WcTerminalProcess(proc, { drainMs, drainMaxMs, killExitMs, onEnd: () => live.delete(tp) });
       live.add(tp);
       return tp;
     },

@@ -10,6 +10,7 @@ import { buildLayout, type Layout } from "./layout.ts";
 import type { ParamProblem, Params } from "./params.ts";
 import { runtimeName, type Agent } from "./status.ts";
 import { initTheme } from "./theme.ts";
+import { offerLateSwitch } from "./switch-offer.ts";
 
 type Boot = typeof import("./boot.ts");
 type Progress = import("./boot.ts").RuntimeProgress;
@@ -268,6 +269,13 @@ export function startApp(params: Params, problems: ParamProblem[]): PageHook {
       return;
     }
     attach(first, boot);
+    offerLateSwitch({
+      notices: ui.notices,
+      whenReady: boot.lateWebContainerBoot,
+      applies: () => current?.runtimeInfo.kind === "embedded" && params.runtime !== "embedded",
+      busy: () => current === null || current.session.busy || current.approvals.pending().length > 0,
+      switchNow: () => doRetry(boot),
+    });
     try {
       api = boot.serve(() => current!, params, onApiEvent);
     } catch (err) {

@@ -4,7 +4,7 @@
 import { serveSandbox, type ApiEvent, type ApiServer } from "../api/index.ts";
 import { connectOverPort } from "../client/index.ts";
 import { createSandbox, type Sandbox } from "../sandbox.ts";
-import { retryWebContainer, selectRuntime, webContainerStatus, type RuntimeProgress } from "../runtime/select.ts";
+import { retryWebContainer, selectRuntime, webContainerStatus, whenWebContainerBoots, type RuntimeProgress } from "../runtime/select.ts";
 import type { Runtime, ShellSpawnOptions, TerminalProcess } from "../runtime/types.ts";
 import type { CallToolResult } from "../tools/context.ts";
 import { toolSpecs } from "../tools/specs.ts";
@@ -79,7 +79,12 @@ export async function retrySandbox(old: Sandbox, params: Params, onProgress: (p:
   return open(await retryWebContainer({ onProgress }), params, old.rules());
 }
 
-/** Whether Retry can work without a reload (the WebContainer API keeps a hung boot). */
+/** Resolves true when a WebContainer boot still in flight after the fallback completes (for the switch offer). */
+export function lateWebContainerBoot(): Promise<boolean> {
+  return whenWebContainerBoots().catch(() => false);
+}
+
+/** Whether Retry can work without a reload. */
 export async function canRetryWebContainer(): Promise<boolean> {
   try {
     return !(await webContainerStatus()).reloadNeeded;

@@ -60,7 +60,12 @@ export class FakeProcess implements WcProcess {
 
   /** One output chunk, as text. */
   push(chunk: string): void {
-    if (chunk !== "") this.controller.enqueue(chunk);
+    if (chunk === "") return;
+    try {
+      this.controller.enqueue(chunk);
+    } catch {
+      // the reader cancelled the stream: output after that goes nowhere
+    }
   }
 
   /** One output chunk, as bytes: decoded the way WebContainer decodes (a split character becomes U+FFFD). */
@@ -90,8 +95,14 @@ export class FakeProcess implements WcProcess {
 export interface JshStyle {
   /** Where the `prompt` marker goes relative to the prompt's text. */
   promptOrder: "marker-first" | "text-first";
-  /** When `interactive` is printed: with the first prompt, after the first command's echo (3P order), or never. */
-  interactive: "startup" | "first-command" | "never";
+  /**
+   * When `interactive` is printed: "before-prompt" alone in its own chunk, the first prompt a moment later (the order
+   * under which bolt's and tutorialkit's ready checks work, so the likely real one: the default); "startup" in one
+   * chunk after the first prompt; after the first command's echo (3P order); or never.
+   */
+  interactive: "before-prompt" | "startup" | "first-command" | "never";
+  /** Whether a command's end brings a `prompt` marker (false: only `exit` and the drawn prompt). */
+  commandPromptMarker: boolean;
   /** Whether the first prompt comes with a `prompt` marker. */
   startupPromptMarker: boolean;
   /** A `pid=N` marker when a command starts. */
@@ -106,11 +117,20 @@ export interface JshStyle {
   exitAfterInterrupt: boolean;
   /** Raw output for a command line, after the echo of its Enter: replaces the interpreter. */
   transcripts: Record<string, string[]>;
+  /** A broken jsh (for the startup canary): "none" never prints `exit=`, "zero" always reports exit code 0. */
+  exitMarkers: "real" | "none" | "zero";
+  /** A broken jsh: `cd` succeeds but the directory does not change. */
+  tracksCd: boolean;
+  /** The line editor wraps the echo with a real newline every this many characters (0: never). */
+  wrapCols: number;
+  /** Lines typed between `{` and `}` run as one command (heredocs inside included), with one exit marker. */
+  braceGroups: boolean;
 }
 
 export const DEFAULT_STYLE: JshStyle = {
   promptOrder: "marker-first",
-  interactive: "startup",
+  interactive: "before-prompt",
+  commandPromptMarker: true,
   startupPromptMarker: true,
   pid: false,
   redraw: false,
@@ -118,6 +138,10 @@ export const DEFAULT_STYLE: JshStyle = {
   bytes: null,
   exitAfterInterrupt: true,
   transcripts: {},
+  exitMarkers: "real",
+  tracksCd: true,
+  wrapCols: 0,
+  braceGroups: false,
 };
 
 type Outcome = { out: string; code: number } | { hang: "loop" | "cat" } | { exit: number };
@@ -140,6 +164,8 @@ export const FAKE_PROGRAMS = ["cat", "curl", "head", "jq", "ls", "node", "npm", 
 export function makeInterpreter(): Interpreter {
   return {
     run(line, cwd) {
+      const piped = /^(.*\S)\s+\|\s+cat$/.exec(line);
+      if (piped) return this.run(piped[1]!, cwd); // `X | cat` prints what X prints
       const w = words(line);
       const cmd = w[0] ?? "";
       switch (cmd) {
@@ -184,10 +210,9 @@ export function makeInterpreter(): Interpreter {
           if (w.length === 1) return { hang: "cat" };
           return { out: "", code: 0 };
         case "which": {
-          const name = w[1] ?? "";
-          return FAKE_PROGRAMS.includes(name)
-            ? { out: `/usr/local/bin/${name}\n`, code: 0 }
-            : { out: `${name} not found\n`, code: 1 };
+          const names = w.slice(1);
+          const out = names.map((n) => (FAKE_PROGRAMS.includes(n) ? `/usr/local/bin/${n}\n` : `${n} not found\n`)).join("");
+          return { out, code: names.every((n) => FAKE_PROGRAMS.includes(n)) ? 0 : 1 };
         }
         case "exit":
           return { exit: Number(w[1] ?? 0) };
@@ -255,7 +280,17 @@ export class FakeJshShell {
   private startup(): void {
     let text = this.style.startupPromptMarker ? this.promptBlock() : this.promptText();
     if (this.style.interactive === "startup") text += mark("interactive");
+    if (this.style.interactive === "before-prompt") {
+      this.emit(mark("interactive"));
+      setTimeout(() => this.emit(text), 20);
+      return;
+    }
     this.emit(text);
+  }
+
+  /** The prompt after a command's end. */
+  private endBlock(): string {
+    return this.style.commandPromptMarker ? this.promptBlock() : this.promptText();
   }
 
   private input(data: string): void {
@@ -285,6 +320,7 @@ export class FakeJshShell {
       } else if (c >= " " || c === "\t") {
         this.line += c;
         echo += c;
+        if (this.style.wrapCols > 0 && this.line.length % this.style.wrapCols === 0) echo += "\r\n";
       }
     }
     flushEcho();
@@ -311,9 +347,46 @@ export class FakeJshShell {
     }
   }
 
+  private group: string[] | null = null;
+
+  /** A brace group's lines as one command: outputs joined (a heredoc's body is cat's output), the last exit code. */
+  private runGroup(lines: string[]): { out: string; code: number } {
+    let out = "";
+    let code = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const here = /^cat <<'?(\w+)'?$/.exec(lines[i]!);
+      if (here) {
+        const end = lines.indexOf(here[1]!, i + 1);
+        out += lines.slice(i + 1, end === -1 ? lines.length : end).map((l) => `${l}\n`).join("");
+        i = end === -1 ? lines.length : end;
+        code = 0;
+        continue;
+      }
+      const r = this.interp.run(lines[i]!, this.cwd);
+      if ("out" in r) {
+        out += r.out;
+        code = r.code;
+      }
+    }
+    return { out, code };
+  }
+
   private submit(): void {
     const line = this.line;
     this.line = "";
+    if (this.style.braceGroups && (this.group !== null || line.trim() === "{")) {
+      if (this.group === null) this.group = [];
+      else if (line.trim() !== "}") this.group.push(line);
+      if (line.trim() !== "}") {
+        this.emit("\r\n"); // (a continuation: no prompt, no marker)
+        return;
+      }
+      const lines = this.group;
+      this.group = null;
+      const r = this.runGroup(lines);
+      this.emit(`\r\n${r.out.replace(/\n/g, "\r\n")}${mark(`exit=-1:${r.code}`)}${this.endBlock()}`);
+      return;
+    }
     let head = "";
     if (this.style.redraw) head += `\r${ESC}[K${ESC}[35m❯${ESC}[0m ${ESC}[32m${line}${ESC}[0m`;
     head += "\r\n";
@@ -341,8 +414,9 @@ export class FakeJshShell {
       this.emit(head);
       return;
     }
-    if (r.cwd) this.cwd = r.cwd;
-    this.emit(`${head}${r.out.replace(/\n/g, "\r\n")}${mark(`exit=-1:${r.code}`)}${this.promptBlock()}`);
+    if (r.cwd && this.style.tracksCd) this.cwd = r.cwd;
+    const exit = { real: mark(`exit=-1:${r.code}`), none: "", zero: mark("exit=-1:0") }[this.style.exitMarkers];
+    this.emit(`${head}${r.out.replace(/\n/g, "\r\n")}${exit}${this.endBlock()}`);
   }
 }
 
@@ -428,6 +502,11 @@ export class FakeInstance implements WcInstance {
   style: JshStyle;
   profile: ProbeProfile;
   teardowns = 0;
+  /**
+   * Output of one-shot processes (`jsh -c`, `node -e`) arrives this long after it was written, while their exit does
+   * not wait: the API's output and exit are separate messages in no set order ("closed process keeps writing").
+   */
+  outputDelayMs = 0;
 
   constructor(
     readonly root: string,
@@ -460,6 +539,12 @@ export class FakeInstance implements WcInstance {
     return proc;
   }
 
+  /** Output of a one-shot process, `outputDelayMs` late. */
+  private out(proc: FakeProcess, chunk: string): void {
+    if (this.outputDelayMs <= 0) proc.push(chunk);
+    else setTimeout(() => proc.push(chunk), this.outputDelayMs);
+  }
+
   private oneShot(proc: FakeProcess, command: string, cwd: string): void {
     const answer = this.profile(command);
     setTimeout(() => {
@@ -468,21 +553,21 @@ export class FakeInstance implements WcInstance {
         return;
       }
       if (answer !== null) {
-        proc.push(answer.out.replace(/\n/g, "\r\n"));
+        this.out(proc, answer.out.replace(/\n/g, "\r\n"));
         proc.end(answer.code);
         return;
       }
       const r = makeInterpreter().run(command, cwd);
       if ("hang" in r) {
         proc.onKill = () => proc.end(130);
-        if (r.hang === "loop") proc.push("serving on http://localhost:3000\r\n");
+        if (r.hang === "loop") this.out(proc, "serving on http://localhost:3000\r\n");
         return;
       }
       if ("exit" in r) {
         proc.end(r.exit);
         return;
       }
-      proc.push(r.out.replace(/\n/g, "\r\n"));
+      this.out(proc, r.out.replace(/\n/g, "\r\n"));
       proc.end(r.code);
     }, 1);
   }
@@ -493,8 +578,8 @@ export class FakeInstance implements WcInstance {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const decoder = new TextDecoder();
-    child.stdout.on("data", (b: Buffer) => proc.push(decoder.decode(b, { stream: true }).replace(/\n/g, "\r\n")));
-    child.stderr.on("data", (b: Buffer) => proc.push(b.toString("utf8")));
+    child.stdout.on("data", (b: Buffer) => this.out(proc, decoder.decode(b, { stream: true }).replace(/\n/g, "\r\n")));
+    child.stderr.on("data", (b: Buffer) => this.out(proc, b.toString("utf8")));
     child.on("close", (code) => proc.end(code ?? 1));
     proc.onKill = () => child.kill("SIGKILL");
   }

@@ -10,7 +10,10 @@ import {
   type SelectRuntimeOptions,
   webContainerStatus,
   WebContainerUnavailableError,
+  whenWebContainerBoots,
 } from "../../src/runtime/select.ts";
+import { bootFrameUrl, WEBCONTAINER_API_VERSION } from "../../src/runtime/webcontainer/boot.ts";
+import { readFileSync } from "node:fs";
 import type { Runtime } from "../../src/runtime/types.ts";
 import { makeWorld } from "./webcontainer-fake.ts";
 
@@ -76,7 +79,7 @@ describe("selectRuntime: auto in a browser", () => {
     expect(rt.kind).toBe("webcontainer");
     expect(rt.note).toBeUndefined();
     expect(embedded.calls).toHaveLength(0);
-    expect(progress.map((p) => p.phase)).toEqual(["checking", "booting", "ready"]);
+    expect(progress.map((p) => p.phase)).toEqual(["checking", "booting", "probing", "ready"]);
   });
 
   it("not cross-origin isolated: the embedded shell at once, and the note names the missing headers", async () => {
@@ -105,7 +108,7 @@ describe("selectRuntime: auto in a browser", () => {
     const rt = await selectRuntime("auto", options);
     expect(performance.now() - t0).toBeLessThan(500);
     expect(rt.kind).toBe("embedded");
-    expect(rt.note).toMatch(/StackBlitz \(https:\/\/stackblitz\.com\/headless\) could not be reached: Failed to fetch/);
+    expect(rt.note).toContain("StackBlitz (https://stackblitz.com/headless?coep=require-corp&version=1.6.4) could not be reached: Failed to fetch");
     expect(rt.note).toMatch(/tried again \(retry\)/);
     expect(w.api.bootCalls).toBe(0);
     expect(progress.find((p) => p.phase === "falling-back")?.message).toMatch(/^Falling back to the embedded shell: StackBlitz/);
@@ -128,7 +131,7 @@ describe("selectRuntime: auto in a browser", () => {
     expect(w.api.bootCalls).toBe(0);
   });
 
-  it("a boot that hangs: falls back after the boot timeout, and says a reload is needed to try again", async () => {
+  it("a boot that hangs: falls back after the boot timeout; a retry joins the boot in flight instead of refusing", async () => {
     const w = world();
     w.api.mode = "hang";
     const { options, progress } = browser(w, { webcontainer: { bootTimeoutMs: 200 } });
@@ -137,13 +140,46 @@ describe("selectRuntime: auto in a browser", () => {
     expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
     expect(rt.kind).toBe("embedded");
     expect(rt.note).toMatch(/did not boot within/);
-    expect(rt.note).toMatch(/to try WebContainer again, reload the page\.$/);
+    expect(rt.note).toMatch(/goes on in the background: if it completes, a switch is offered/);
     expect(progress.map((p) => p.phase)).toContain("booting");
-    expect(await webContainerStatus(options)).toMatchObject({ state: "booting", hung: true, reloadNeeded: true });
+    expect(await webContainerStatus(options)).toMatchObject({ state: "booting", hung: true, reloadNeeded: false });
     const retry = await retryWebContainer(options).catch((e: unknown) => e);
     expect(retry).toBeInstanceOf(WebContainerUnavailableError);
-    expect(retry).toMatchObject({ kind: "boot-timeout", reloadNeeded: true });
-    expect((retry as Error).message).toMatch(/reload the page/);
+    expect(retry).toMatchObject({ kind: "boot-timeout", reloadNeeded: false });
+    expect((retry as Error).message).toMatch(/this retry joined the first attempt/);
+    expect(w.api.bootCalls).toBe(1);
+  });
+
+  it("a slow boot: falls back, and when the boot completes later it is announced; switching then uses it (one boot)", async () => {
+    const w = world();
+    w.api.mode = "late";
+    const { options } = browser(w, { webcontainer: { bootTimeoutMs: 100 } });
+    const rt = await selectRuntime("auto", options);
+    expect(rt.kind).toBe("embedded");
+    const announced = whenWebContainerBoots(options);
+    let said: boolean | null = null;
+    void announced.then((v) => (said = v));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(said).toBeNull(); // still booting
+    w.api.release();
+    expect(await announced).toBe(true);
+    const switched = await retryWebContainer(options);
+    cleanups.push(() => switched.dispose());
+    expect(switched.kind).toBe("webcontainer");
+    expect(w.api.bootCalls).toBe(1);
+    expect(await whenWebContainerBoots(options)).toBe(false); // nothing in flight any more
+  });
+
+  it("a retry while the boot is still in flight joins it and gets WebContainer when it completes", async () => {
+    const w = world();
+    w.api.mode = "late";
+    const { options } = browser(w, { webcontainer: { bootTimeoutMs: 100 } });
+    expect((await selectRuntime("auto", options)).kind).toBe("embedded");
+    const retry = retryWebContainer({ ...options, webcontainer: { ...options.webcontainer, bootTimeoutMs: 5_000 } });
+    setTimeout(() => w.api.release(), 100);
+    const rt = await retry;
+    cleanups.push(() => rt.dispose());
+    expect(rt.kind).toBe("webcontainer");
     expect(w.api.bootCalls).toBe(1);
   });
 
@@ -227,5 +263,40 @@ describe("selectRuntime: explicit kinds", () => {
   it('"webcontainer" outside a browser, without an injected API, says it needs a browser', async () => {
     await expect(selectRuntime("webcontainer", { browser: false })).rejects.toMatchObject({ kind: "not-browser" });
     expect(await webContainerStatus({ browser: false })).toMatchObject({ state: "idle" });
+  });
+});
+
+describe("reachability: exactly the URL the boot frame loads", () => {
+  it("the fetch goes to /headless?coep=require-corp&version=…, as @webcontainer/api builds the frame's address", async () => {
+    const w = world();
+    const urls: string[] = [];
+    const { options } = browser(w, {
+      fetch: async (url: string) => {
+        urls.push(url);
+        return { headers: new Headers(), ok: false, status: 0 };
+      },
+    });
+    const rt = await selectRuntime("auto", options);
+    cleanups.push(() => rt.dispose());
+    expect(urls).toEqual([`https://stackblitz.com/headless?coep=require-corp&version=${WEBCONTAINER_API_VERSION}`]);
+  });
+
+  it("coep and WEBCONTAINER_API_IFRAME_URL (only its origin counts, as in the API) shape it the same way", () => {
+    expect(bootFrameUrl("credentialless")).toBe(`https://stackblitz.com/headless?coep=credentialless&version=${WEBCONTAINER_API_VERSION}`);
+    const g = globalThis as { WEBCONTAINER_API_IFRAME_URL?: string };
+    g.WEBCONTAINER_API_IFRAME_URL = "https://wc.example.com/some/path?x=1";
+    try {
+      expect(bootFrameUrl()).toBe(`https://wc.example.com/headless?coep=require-corp&version=${WEBCONTAINER_API_VERSION}`);
+    } finally {
+      delete g.WEBCONTAINER_API_IFRAME_URL;
+    }
+  });
+
+  it("the version in that URL is the installed @webcontainer/api's", () => {
+    const pkg = JSON.parse(readFileSync("node_modules/@webcontainer/api/package.json", "utf8")) as { version: string };
+    expect(WEBCONTAINER_API_VERSION).toBe(pkg.version);
+    const dist = readFileSync("node_modules/@webcontainer/api/dist/internal/iframe-url.js", "utf8");
+    expect(dist).toContain("url.pathname = '/headless'");
+    expect(dist).toContain(`url.searchParams.set('version', "${pkg.version}")`);
   });
 });

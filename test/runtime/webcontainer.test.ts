@@ -13,9 +13,10 @@ import {
   type WebContainerRuntimeOptions,
   WebContainerUnavailableError,
 } from "../../src/runtime/webcontainer.ts";
-import { JshOutputShaper } from "../../src/runtime/webcontainer/jsh-stream.ts";
+import { JshOutputShaper, plainLines, promptPathAtEnd, UNKNOWN_EXIT_LINE } from "../../src/runtime/webcontainer/jsh-stream.ts";
+import { WEBCONTAINER } from "../../src/limits.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "../../src/shell/session.ts";
-import { FAKE_PROGRAMS, type JshStyle, makeWorld, mark } from "./webcontainer-fake.ts";
+import { DEFAULT_PROFILE, FAKE_PROGRAMS, type JshStyle, makeWorld, mark } from "./webcontainer-fake.ts";
 
 type World = ReturnType<typeof makeWorld>;
 
@@ -69,7 +70,7 @@ async function basics(s: ShellSession, runtime: Runtime): Promise<void> {
 
 describe("webcontainer protocol tests: jsh transcripts through the session engine", () => {
   for (const promptOrder of ["marker-first", "text-first"] as const) {
-    for (const interactive of ["startup", "first-command"] as const) {
+    for (const interactive of ["before-prompt", "startup", "first-command"] as const) {
       it(`prompt ${promptOrder}, interactive at ${interactive}: output, exit codes, cwd`, async () => {
         const { s, runtime } = await setup({ promptOrder, interactive });
         await basics(s, runtime);
@@ -209,6 +210,22 @@ describe("webcontainer protocol tests: jsh transcripts through the session engin
     const shells = w.instance.spawns.filter((sp) => sp.args[0] === "--osc");
     expect(shells).toHaveLength(2);
     expect(shells[1]!.options?.cwd).toBe("kept");
+  });
+
+  it("exit outside the workdir: the fresh shell spawns in the workdir, then cds there before it is shown", async () => {
+    const { s, w, raw } = await setup();
+    expect((await s.run(`cd ${w.outside}`)).cwd).toBe(w.outside);
+    await s.run("exit");
+    const from = raw.length;
+    const next = await s.run("pwd");
+    expect(next).toMatchObject({ output: `${w.outside}\n`, exitCode: 0, cwd: w.outside });
+    expect(s.cwd).toBe(w.outside);
+    const shells = w.instance.spawns.filter((sp) => sp.args[0] === "--osc");
+    expect(shells).toHaveLength(2);
+    expect(shells[1]!.options?.cwd).toBeUndefined(); // the workdir: spawn cwd is relative to it
+    expect(shells[1]!.proc.inputs[0]).toBe(`cd ${w.outside}\r`);
+    expect((await s.run("echo after")).output).toBe("after\n");
+    expect(raw.slice(from).join("")).not.toContain(`cd ${w.outside}`); // the adapter's own cd is not shown
   });
 
   it("a person's command is seen running (start marker), so an agent's command is refused until it ends", async () => {
@@ -364,7 +381,7 @@ describe("webcontainer runtime: boot", () => {
     expect(w.api.bootCalls).toBe(0);
   });
 
-  it("a boot that never settles fails after the timeout, says a reload is needed, and is not started twice", async () => {
+  it("a boot that never settles fails after the timeout and is not started twice: a retry joins it", async () => {
     const w = makeWorld();
     cleanups.push(w.cleanup);
     w.api.mode = "hang";
@@ -375,11 +392,11 @@ describe("webcontainer runtime: boot", () => {
     expect(took).toBeLessThan(1_000);
     expect(err).toBeInstanceOf(WebContainerUnavailableError);
     expect(err.kind).toBe("boot-timeout");
-    expect(err.reloadNeeded).toBe(true);
-    expect(err.message).toMatch(/did not boot within 0 s|did not boot within/);
-    expect(err.message).toMatch(/reload of the page/);
+    expect(err.reloadNeeded).toBe(false);
+    expect(err.message).toMatch(/did not boot within/);
+    expect(err.message).toMatch(/a switch is offered; a retry waits for this same attempt, and only a reload of the page starts afresh/);
     const again = (await createWebContainerRuntime(options(w, { bootTimeoutMs: 100 })).catch((e: unknown) => e)) as Error;
-    expect(again.message).toMatch(/already timed out/);
+    expect(again.message).toMatch(/this retry joined the first attempt/);
     expect(w.api.bootCalls).toBe(1);
   });
 
@@ -452,9 +469,12 @@ describe("webcontainer runtime: capability probes", () => {
     const heredoc = runtime.probes.find((p) => p.name === "heredoc")!;
     expect(heredoc).toMatchObject({ ok: false, exitCode: 1, output: "jsh: unsupported shell syntax" });
     const probeSpawns = w.instance.spawns.filter((sp) => sp.args[0] === "-c");
-    expect(probeSpawns.length).toBe(runtime.probes.length);
-    expect(probeSpawns.find((sp) => sp.args[1] === "echo bg-ok & echo fg-ok")!.proc.kills).toBe(1);
-    expect(progress).toEqual(["Booting WebContainer (up to 30 s)…", "Probing what this jsh supports…", "WebContainer is ready."]);
+    // one warm-up, the syntax probes, ONE `which` for every program; the time-out tried once more
+    expect(probeSpawns[0]!.args[1]).toBe("echo warm-up");
+    expect(probeSpawns.filter((sp) => sp.args[1]!.startsWith("which ")).length).toBe(1);
+    expect(probeSpawns.length).toBe(runtime.probes.length + 1);
+    expect(probeSpawns.filter((sp) => sp.args[1] === "echo bg-ok & echo fg-ok").map((sp) => sp.proc.kills)).toEqual([1, 1]);
+    expect(progress).toEqual([`Booting WebContainer (up to ${WEBCONTAINER.bootTimeoutMs / 1000} s)…`, "Probing what this jsh supports…", "WebContainer is ready."]);
   });
 
   it("a shell that prints `>` and `2>&1` as words does not pass the redirect probes", async () => {
@@ -469,6 +489,100 @@ describe("webcontainer runtime: capability probes", () => {
     expect(runtime.capabilities.redirects).toBe(false);
     expect(runtime.capabilities.lists).toBe(false);
   });
+
+  it("late output (after the exit) still counts: no capability is lost to a slow output message", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    w.instance.outputDelayMs = 250; // five times the old fixed 50 ms drain after exit
+    const runtime = await createWebContainerRuntime(options(w, { probe: true, probeTimeoutMs: 2_000 }));
+    cleanups.push(() => runtime.dispose());
+    expect(runtime.capabilities).toMatchObject({ lists: true, pipes: true, redirects: true, exportVars: true });
+    expect(runtime.capabilities.programs.node).toBe(true);
+  }, 20_000);
+
+  it("probes end as soon as their answer is complete, and are cached per container", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    const first = await createWebContainerRuntime(options(w, { probe: true, probeTimeoutMs: 300 }));
+    cleanups.push(() => first.dispose());
+    const pipe = first.probes.find((p) => p.name === "pipe")!;
+    expect(pipe.ok).toBe(true);
+    expect(pipe.ms).toBeLessThan(WEBCONTAINER.probeQuietMs); // did not wait for the quiet after exit
+    const spawned = w.instance.spawns.length;
+    const second = await createWebContainerRuntime(options(w, { probe: true }));
+    cleanups.push(() => second.dispose());
+    expect(w.instance.spawns.length).toBe(spawned);
+    expect(second.capabilities).toEqual(first.capabilities);
+  });
+
+  it("a jsh whose `which` takes one name only: one `which` each, then", async () => {
+    const w = makeWorld({}, (command) => {
+      const m = /^which (\S+)( .*)?$/.exec(command);
+      if (m && m[2]) return { out: `${FAKE_PROGRAMS.includes(m[1]!) ? `/usr/local/bin/${m[1]}` : `${m[1]} not found`}\n`, code: 0 };
+      return DEFAULT_PROFILE(command);
+    });
+    cleanups.push(w.cleanup);
+    const runtime = await createWebContainerRuntime(options(w, { probe: true, probeTimeoutMs: 300 }));
+    cleanups.push(() => runtime.dispose());
+    for (const name of FAKE_PROGRAMS) expect(runtime.capabilities.programs[name]).toBe(true);
+    expect(runtime.capabilities.programs.grep).toBe(false);
+  });
+});
+
+describe("webcontainer runtime: late output belongs to its process", () => {
+  it("a job's last lines, still arriving after its exit, are its output as long as they keep coming", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    const runtime = await createWebContainerRuntime(options(w));
+    cleanups.push(() => runtime.dispose());
+    const job = await runtime.spawnJob("cat", { cwd: runtime.workspace });
+    const proc = w.instance.spawns.at(-1)!.proc;
+    let out = "";
+    job.onData((c) => (out += c));
+    proc.end(0); // "closed process keeps writing to output"
+    for (let i = 1; i <= 6; i++) setTimeout(() => proc.push(`line ${i}\r\n`), i * (WEBCONTAINER.exitDrainMs / 2));
+    expect(await job.exited).toBe(0);
+    expect(out).toBe([1, 2, 3, 4, 5, 6].map((i) => `line ${i}\r\n`).join(""));
+  });
+
+  it("a process still ends within exitDrainMaxMs of its exit when output never stops", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    const runtime = await createWebContainerRuntime(options(w, { exitDrainMs: 300 }));
+    cleanups.push(() => runtime.dispose());
+    const job = await runtime.spawnJob("cat", { cwd: runtime.workspace });
+    const proc = w.instance.spawns.at(-1)!.proc;
+    const spam = setInterval(() => proc.push("x"), 10);
+    const t0 = performance.now();
+    proc.end(0);
+    await job.exited;
+    clearInterval(spam);
+    expect(performance.now() - t0).toBeGreaterThan(WEBCONTAINER.exitDrainMaxMs - 100);
+    expect(performance.now() - t0).toBeLessThan(WEBCONTAINER.exitDrainMaxMs + 1_000);
+  });
+
+  it("the /tmp file helper waits for its own answer after the exit (seconds, not milliseconds)", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    w.instance.outputDelayMs = 700;
+    const runtime = await createWebContainerRuntime(options(w));
+    cleanups.push(() => runtime.dispose());
+    await runtime.fs.writeFile(`${w.outside}/late.txt`, "late answer");
+    expect(new TextDecoder().decode(await runtime.fs.readFile(`${w.outside}/late.txt`))).toBe("late answer");
+  });
+
+  it("the file helper's chunks fit one environment variable (Linux caps one at 128 KiB)", async () => {
+    const w = makeWorld();
+    cleanups.push(w.cleanup);
+    const runtime = await createWebContainerRuntime(options(w));
+    cleanups.push(() => runtime.dispose());
+    const data = new Uint8Array(200 * 1024).map((_, i) => i % 251);
+    await runtime.fs.writeFile(`${w.outside}/big.bin`, data);
+    const helpers = w.instance.spawns.filter((sp) => sp.command === "node");
+    expect(helpers.length).toBe(Math.ceil(data.length / WEBCONTAINER.fsHelperChunkBytes));
+    for (const h of helpers) expect(String(h.options?.env?.SANDSHELL_FS_REQUEST ?? "").length).toBeLessThan(128 * 1024);
+    expect(await runtime.fs.readFile(`${w.outside}/big.bin`)).toEqual(data);
+  }, 20_000);
 });
 
 describe("webcontainer protocol tests: the jsh output shaper alone", () => {
@@ -528,5 +642,131 @@ describe("webcontainer protocol tests: the jsh output shaper alone", () => {
     s.noteInput("\r"); // Enter while the command runs: no second start
     s.push("\r\n");
     expect(out.join("")).toBe(`ls\r\n${mark("start=jsh")}file\r\n\r\n`);
+  });
+});
+
+describe("webcontainer protocol tests: recover instead of hang", () => {
+  const P = "\r\n\x1b[1;34m~/project\x1b[0m\r\n\x1b[35m❯\x1b[0m ";
+  for (const promptOrder of ["marker-first", "text-first"] as const) {
+    for (const interactive of ["before-prompt", "startup", "first-command"] as const) {
+      it(`a prompt with no exit marker ends the command with an unknown exit code (prompt ${promptOrder}, interactive at ${interactive})`, async () => {
+        const block = promptOrder === "marker-first" ? mark("prompt") + P : P + mark("prompt");
+        const { s, runtime } = await setup({
+          promptOrder,
+          interactive,
+          transcripts: {
+            "echo (": ["jsh: parse error near `(`\r\n", block],
+            "echo quiet(": [block],
+          },
+        });
+        const r = await s.run("echo (");
+        expect(r).toMatchObject({ status: "completed", exitCode: -1, cwd: runtime.workspace });
+        expect(r.output).toBe(`jsh: parse error near \`(\`\n${UNKNOWN_EXIT_LINE}\n`);
+        const quiet = await s.run("echo quiet(");
+        expect(quiet).toMatchObject({ status: "completed", exitCode: -1, output: `${UNKNOWN_EXIT_LINE}\n` });
+        await basics(s, runtime); // in step afterwards
+      });
+    }
+  }
+
+  for (const promptOrder of ["marker-first", "text-first"] as const) {
+    it(`a jsh that prints no prompt marker after commands: the drawn ❯ after exit is the prompt (${promptOrder})`, async () => {
+      const { s, runtime } = await setup({ promptOrder, commandPromptMarker: false });
+      const t0 = performance.now();
+      await basics(s, runtime);
+      // each command waited for a marker that never came, then took the drawn prompt
+      expect(performance.now() - t0).toBeGreaterThan(WEBCONTAINER.promptAfterExitMs * 5);
+    });
+  }
+
+  it("interactive first, prompt later (the fake's default): the session types only into a drawn prompt", async () => {
+    const { s, w, raw } = await setup();
+    const first = await s.run("echo first");
+    expect(first).toMatchObject({ output: "first\n", exitCode: 0 });
+    const stream = raw.join("");
+    expect(stream.indexOf(mark("interactive"))).toBeLessThan(stream.indexOf("echo first"));
+    expect(w.instance.shells[0]!.proc.inputs.join("")).toBe("echo first\r");
+  });
+
+  it("a command longer than the terminal is wide: its wrapped echo is matched by its tail, output starts after it", async () => {
+    const { s } = await setup({ wrapCols: 80 });
+    const long = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" "); // 150 characters: wrapped twice
+    expect(await s.run(`echo ${long}`)).toMatchObject({ output: `${long}\n`, exitCode: 0 });
+    expect((await s.run("echo short")).output).toBe("short\n");
+  });
+
+  describe("the shaper alone", () => {
+    function shaper(promptAfterExitMs = 0, startupPromptMs = 1_000) {
+      const out: string[] = [];
+      const s = new JshOutputShaper({ startCwd: "/home/project", holdMs: 40, startupPromptMs, promptAfterExitMs, emit: (c) => out.push(c) });
+      return { s, out, joined: () => out.join("") };
+    }
+
+    it("Enters typed before a late first prompt are kept: start=jsh follows their echo after that prompt", () => {
+      const { s, joined } = shaper();
+      s.push(mark("interactive")); // held: no prompt drawn yet
+      expect(joined()).toBe("");
+      s.noteInput("echo hi\r");
+      s.push(P);
+      expect(joined()).toBe(P + mark("interactive"));
+      s.push("echo hi\r\nhi\r\n");
+      expect(joined()).toBe(`${P}${mark("interactive")}echo hi\r\n${mark("start=jsh")}hi\r\n`);
+    });
+
+    it("Enters typed before any marker, prompt marker first: kept as well", () => {
+      const { s, joined } = shaper();
+      s.noteInput("ls\r");
+      s.push(mark("prompt"));
+      s.push(P);
+      s.push("ls\r\nfile\r\n");
+      expect(joined()).toContain(`ls\r\n${mark("start=jsh")}file`);
+    });
+
+    it("interactive with no prompt ever drawn is passed on after startupPromptMs", async () => {
+      const { s, joined } = shaper(0, 30);
+      s.push(mark("interactive"));
+      expect(joined()).toBe("");
+      await new Promise((r) => setTimeout(r, 60));
+      expect(joined()).toBe(mark("interactive"));
+    });
+
+    it("a drawn prompt after exit becomes a prompt; a marker that comes later is dropped, not taken for the next command's", async () => {
+      const { s, joined, out } = shaper(30);
+      s.push(P + mark("prompt"));
+      s.noteInput("true\r");
+      s.push(`true\r\n${mark("exit=-1:0")}${P}`);
+      expect(joined()).not.toContain(`${mark("exit=-1:0")}${P}${mark("prompt")}`);
+      await new Promise((r) => setTimeout(r, 60));
+      expect(joined()).toContain(`${mark("exit=-1:0")}${P}${mark("cwd=jsh:/home/project")}${mark("prompt")}`);
+      out.length = 0;
+      s.noteInput("echo x\r");
+      s.push(mark("prompt")); // the late marker
+      s.push("echo x\r\nx\r\n");
+      expect(joined()).toBe(`echo x\r\n${mark("start=jsh")}x\r\n`);
+    });
+
+    it("home is the workdir's parent until a first prompt with `~` says otherwise (a shell respawned in /tmp)", () => {
+      const out: string[] = [];
+      const s = new JshOutputShaper({ startCwd: "/tmp", home: "/home", holdMs: 40, startupPromptMs: 0, emit: (c) => out.push(c) });
+      s.push(P.replace("~/project", "/tmp") + mark("prompt"));
+      s.push(P + mark("prompt"));
+      expect(out.join("")).toContain(mark("cwd=jsh:/tmp"));
+      expect(out.join("")).toContain(mark("cwd=jsh:/home/project"));
+    });
+
+    it("an empty Enter that jsh ends with a bare prompt gets no unknown exit", () => {
+      const { s, joined, out } = shaper();
+      s.push(P + mark("prompt"));
+      out.length = 0;
+      s.noteInput("\r");
+      s.push(`\r\n${mark("prompt")}${P}`);
+      expect(joined()).not.toContain("exit=");
+    });
+
+    it("the prompt reader strips every escape form: ESC 7/8, ESC =/>, charsets, DCS", () => {
+      const text = "out\r\n\x1b7\x1b[1;34m~/project\x1b[0m\x1b8\r\n\x1b=\x1b(B\x1bP1$r\x1b\\\x1b[35m❯\x1b[0m \x1b>";
+      expect(plainLines(text).slice(-2)).toEqual(["~/project", "❯ "]);
+      expect(promptPathAtEnd(text)).toEqual({ ended: true, path: "~/project" });
+    });
   });
 });

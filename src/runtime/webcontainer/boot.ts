@@ -3,9 +3,11 @@
 // Facts (shared/research/webcontainer-and-jsh.md §1, and @webcontainer/api 1.6.4 dist/index.js):
 // - boot() adds an iframe from https://stackblitz.com/headless and waits for its `init` message with no timeout: when
 //   StackBlitz cannot be reached it never settles. We race it against WEBCONTAINER.bootTimeoutMs.
-// - The API caches that iframe's promise and holds a lock while a boot runs, so after a hung first boot every later
-//   boot() waits on the same hung attempt: only a reload of the page helps. A boot that *rejected* (the iframe came
-//   but build() failed, e.g. storage blocked) can be tried again.
+// - The API caches that iframe's promise and holds a lock while a boot runs, so after a slow or hung first boot every
+//   later boot() waits on the same attempt. We never start a second one: a retry JOINS the boot in flight (with a new
+//   time limit), and a boot that completes after its wait timed out is announced (pendingBoot), so the page can offer
+//   a switch. Only a reload starts afresh. A boot that *rejected* (the iframe came but build() failed, e.g. storage
+//   blocked) can be tried again.
 // - Only one instance per page: a second boot() throws. The instance is kept on a module-level record and on
 //   `import.meta.hot.data`, so that a hot reload of this module does not boot again.
 // - The page must be cross-origin isolated (COOP same-origin + COEP require-corp/credentialless).
@@ -13,7 +15,14 @@
 import { WEBCONTAINER } from "../../limits.ts";
 import type { WcBootOptions, WcInstance, WebContainerApi } from "./api.ts";
 
-export type WebContainerFailure = "not-browser" | "not-isolated" | "unreachable" | "boot-timeout" | "boot-failed";
+export type WebContainerFailure =
+  | "not-browser"
+  | "not-isolated"
+  | "unreachable"
+  | "boot-timeout"
+  | "boot-failed"
+  /** It booted, but its shell failed the startup canary (webcontainer/canary.ts). */
+  | "canary-failed";
 
 /** Why WebContainer cannot serve; `message` is written for a person (status bar) and an agent (runtime.note). */
 export class WebContainerUnavailableError extends Error {
@@ -47,8 +56,9 @@ if (hotData) hotData.sandshellWebContainerBoots = records;
 
 export interface BootStatus {
   state: BootState;
-  /** A boot that has outlived a timeout: still pending inside the API; only a reload starts afresh. */
+  /** A boot that has outlived a timeout: still pending inside the API (a retry joins it; a reload starts afresh). */
   hung: boolean;
+  /** Whether only a reload can help (no longer the case for a slow boot: a retry joins it). */
   reloadNeeded: boolean;
   sinceMs: number | null;
 }
@@ -57,7 +67,16 @@ export function bootStatus(api: object): BootStatus {
   const r = records.get(api);
   if (!r) return { state: "idle", hung: false, reloadNeeded: false, sinceMs: null };
   const hung = r.state === "booting" && r.timedOut;
-  return { state: r.state, hung, reloadNeeded: hung, sinceMs: Math.round(performance.now() - r.startedAt) };
+  return { state: r.state, hung, reloadNeeded: false, sinceMs: Math.round(performance.now() - r.startedAt) };
+}
+
+/**
+ * The boot in flight for `api` (one whose wait may already have timed out), or null when none is: resolves with the
+ * instance when it completes, rejects when it fails. For "WebContainer is ready: switch?".
+ */
+export function pendingBoot(api: object): Promise<WcInstance> | null {
+  const r = records.get(api);
+  return r !== undefined && r.state === "booting" ? r.promise : null;
 }
 
 function start(api: WebContainerApi, options: WcBootOptions): BootRecord {
@@ -109,11 +128,12 @@ export async function bootWebContainer(
             new WebContainerUnavailableError(
               "boot-timeout",
               `WebContainer did not boot within ${Math.round(timeoutMs / 1000)} s` +
-                (wasHung ? " (still waiting on the first attempt, which had already timed out)" : "") +
-                ": StackBlitz (https://stackblitz.com) may be unreachable, or blocked by a content blocker, a Content " +
-                "Security Policy, or blocked third-party cookies and storage. The WebContainer API keeps this hung " +
-                "attempt, so trying again needs a reload of the page.",
-              true,
+                (wasHung ? " (this retry joined the first attempt, which is still booting)" : "") +
+                ": StackBlitz (https://stackblitz.com) may be slow or unreachable, or blocked by a content blocker, a " +
+                "Content Security Policy, or blocked third-party cookies and storage. The attempt goes on in the " +
+                "background: if it completes, a switch is offered; a retry waits for this same attempt, and only a " +
+                "reload of the page starts afresh.",
+              false,
             ),
           );
         }, timeoutMs);
@@ -207,18 +227,42 @@ export async function isolationProblem(check: IsolationCheck = {}): Promise<stri
         "them (reload without the cache), or does not support cross-origin isolation.";
 }
 
-/** The address of the boot iframe: the API's, or the override it reads (`WEBCONTAINER_API_IFRAME_URL`). */
-export function bootFrameUrl(): string {
+/** The @webcontainer/api version installed (its boot frame URL carries it; a test checks it against package.json). */
+export const WEBCONTAINER_API_VERSION = "1.6.4";
+
+/**
+ * Exactly the address the boot iframe loads, built as @webcontainer/api 1.6.4 builds it (dist/internal/iframe-url.js):
+ * the origin of `WEBCONTAINER_API_IFRAME_URL` (or https://stackblitz.com), path /headless, `coep`, then `version`.
+ * Under COEP require-corp a no-cors fetch of another address (bare /headless) may be blocked where the frame loads.
+ */
+export function bootFrameUrl(coep: WcBootOptions["coep"] = "require-corp"): string {
   const override = (globalThis as { WEBCONTAINER_API_IFRAME_URL?: unknown }).WEBCONTAINER_API_IFRAME_URL;
-  return typeof override === "string" && override !== "" ? override : "https://stackblitz.com/headless";
+  let origin = "https://stackblitz.com";
+  if (typeof override === "string" && override !== "") {
+    try {
+      origin = new URL(override).origin;
+    } catch {
+      // the API would throw on it too; check the default
+    }
+  }
+  const url = new URL(origin);
+  url.pathname = "/headless";
+  if (coep) url.searchParams.set("coep", coep);
+  url.searchParams.set("version", WEBCONTAINER_API_VERSION);
+  return url.href;
 }
 
 /**
  * Whether StackBlitz answers at all: a no-cors fetch of the boot iframe's address. Resolves null when it answered
  * within `timeoutMs`, else the reason. (An opaque answer is enough: nothing is read from it.)
  */
-export async function reachabilityProblem(options: { fetch?: FetchLike; timeoutMs: number; url?: string }): Promise<string | null> {
-  const url = options.url ?? bootFrameUrl();
+export async function reachabilityProblem(options: {
+  fetch?: FetchLike;
+  timeoutMs: number;
+  url?: string;
+  coep?: WcBootOptions["coep"];
+}): Promise<string | null> {
+  const url = options.url ?? bootFrameUrl(options.coep);
   const fetchImpl = options.fetch ?? (typeof fetch === "function" ? (fetch as FetchLike) : undefined);
   if (!fetchImpl) return `StackBlitz could not be checked (no fetch here)`;
   const controller = new AbortController();

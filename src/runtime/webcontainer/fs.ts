@@ -111,7 +111,7 @@ type HelperRequest =
 
 const SENTINEL = /@@SANDSHELL-FS\s+([A-Za-z0-9+/=\s]*?)\s+SANDSHELL-FS@@/;
 
-async function collect(proc: WcProcess, timeoutMs: number): Promise<{ output: string; code: number | null }> {
+async function collect(proc: WcProcess, timeoutMs: number, answerMs: number): Promise<{ output: string; code: number | null }> {
   const reader = proc.output.getReader();
   let output = "";
   let answered!: () => void;
@@ -138,8 +138,8 @@ async function collect(proc: WcProcess, timeoutMs: number): Promise<{ output: st
       // gone
     }
   } else {
-    // exit and output are separate messages: the answer may still be on its way
-    await Promise.race([answer, after(WEBCONTAINER.exitDrainMs * 4)]);
+    // exit and output are separate messages in no set order: the answer may still be on its way
+    await Promise.race([answer, after(answerMs)]);
   }
   for (const t of timers) clearTimeout(t);
   await reader.cancel().catch(() => undefined);
@@ -149,12 +149,15 @@ async function collect(proc: WcProcess, timeoutMs: number): Promise<{ output: st
 
 export interface WcFsOptions {
   helperTimeoutMs?: number;
+  /** After the helper's exit, how long its answer may still take (default WEBCONTAINER.fsHelperAnswerMs). */
+  helperAnswerMs?: number;
   helperChunkBytes?: number;
 }
 
 export function createWcFs(wc: WcInstance, options: WcFsOptions = {}): RuntimeFs & { toWorkdirRelative(path: string): string | null } {
   const workdir = normalizePosix(wc.workdir);
   const helperTimeoutMs = options.helperTimeoutMs ?? WEBCONTAINER.fsHelperTimeoutMs;
+  const helperAnswerMs = options.helperAnswerMs ?? WEBCONTAINER.fsHelperAnswerMs;
   const chunkBytes = options.helperChunkBytes ?? WEBCONTAINER.fsHelperChunkBytes;
 
   const abs = (path: string): string => normalizePosix(path.startsWith("/") ? path : `${workdir}/${path}`);
@@ -173,7 +176,7 @@ export function createWcFs(wc: WcInstance, options: WcFsOptions = {}): RuntimeFs
     } catch (err) {
       throw errnoError("EIO", syscall, shown, `the file helper process could not start: ${String(err)}`);
     }
-    const { output, code } = await collect(proc, helperTimeoutMs);
+    const { output, code } = await collect(proc, helperTimeoutMs, helperAnswerMs);
     if (code === null) throw errnoError("ETIMEDOUT", syscall, shown, `the file helper did not answer within ${helperTimeoutMs} ms`);
     const m = SENTINEL.exec(output);
     if (!m) throw errnoError("EIO", syscall, shown, `the file helper gave no answer (exit code ${code}): ${output.slice(-200)}`);

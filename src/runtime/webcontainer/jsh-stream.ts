@@ -8,6 +8,14 @@
 //                 jsh keeps `cd` but reports the directory only in its prompt.
 //   exit=jsh:130  before a `prompt` that ends a command interrupted with C-c when jsh printed no `exit` marker for
 //                 it (whether it does is not known): without one the session would not take the prompt as the end.
+//   exit=jsh:-1   before a `prompt` that ends a command with no `exit` marker and no C-c (a jsh parse error, a
+//                 failing builtin): the command ends instead of hanging, with a line in its output saying the exit
+//                 code is unknown (-1 stands for it; real exit codes are 0-255).
+//   prompt        also when jsh draws its `❯` prompt after an `exit` marker and no `prompt` marker follows within
+//                 WEBCONTAINER.promptAfterExitMs (a late marker after that is dropped, as the prompt was given).
+//   interactive   held back, when it comes before the first prompt is drawn, until that prompt is there (the likely
+//                 real order: `interactive` alone, the prompt later): the session types only into a drawn prompt.
+//                 Enters typed before the first prompt are kept and counted once it is there.
 //   prompt        held back, when it comes before the prompt's text, until that text (up to `❯`) has passed, at most
 //                 WEBCONTAINER.promptHoldMs: the session then never types into a half-drawn prompt, and the `cwd`
 //                 marker can precede it. When the text comes first, nothing is held.
@@ -23,8 +31,16 @@ const PREFIX = "\x1b]654;";
 const BEL = "\x07";
 const MAX_MARKER_CHARS = SHELL.markerMaxChars;
 const TAIL_CHARS = 2_048;
+/** Characters of a typed line's end its echo is matched by. */
+const ECHO_TAIL_CHARS = 48;
 /** A line that is only the prompt's glyph: `❯` (or what a split UTF-8 `❯` decodes to). */
 const GLYPH_LINE = /^(?:❯|\uFFFD{1,3})\s*$/;
+
+/** The exit code given to a command jsh ended with a prompt but no `exit` marker: not a real one (those are 0-255). */
+export const UNKNOWN_EXIT_CODE = -1;
+/** Said in that command's output. */
+export const UNKNOWN_EXIT_LINE =
+  "[sandshell: jsh showed its prompt again without reporting an exit status, so this command's exit code is unknown (-1)]";
 
 export function marker(payload: string): string {
   return PREFIX + payload + BEL;
@@ -35,7 +51,10 @@ export function plainLines(text: string): string[] {
   const stripped = text
     .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, "") // OSC
     .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "") // CSI
-    .replace(/\x1b[@-Z\\-_]/g, "") // other two-character escapes
+    .replace(/\x1b[PX^_][^\x1b]*(?:\x1b\\)?/g, "") // DCS, SOS, PM, APC strings
+    .replace(/\x1b[ -/]+[0-~]/g, "") // ESC with intermediates: charsets `ESC ( B`, `ESC # 8`, …
+    .replace(/\x1b[0-~]/g, "") // other two-character escapes: ESC 7/8 (cursor save/restore), ESC =/>, ESC M, …
+    .replace(/\x1b$/, "")
     .replace(/\r+\n/g, "\n");
   return stripped.split("\n").map((line) => {
     const cr = line.lastIndexOf("\r");
@@ -54,6 +73,17 @@ export function promptPathAtEnd(text: string): { ended: boolean; path: string | 
   return { ended: true, path: /^(?:~|\/)/.test(above) && !/[\x00-\x1f]/.test(above) ? above : null };
 }
 
+/** Where a prompt (path line, then a glyph line) drawn at the end of `text` begins (its leading newline), or -1. */
+export function trailingPromptStart(text: string): number {
+  const drawn = promptPathAtEnd(text);
+  if (!drawn.ended || drawn.path === null) return -1;
+  const glyphNl = text.lastIndexOf("\n");
+  if (glyphNl <= 0) return -1;
+  const pathNl = text.lastIndexOf("\n", glyphNl - 1);
+  if (pathNl === -1) return 0;
+  return pathNl > 0 && text[pathNl - 1] === "\r" ? pathNl - 1 : pathNl;
+}
+
 export function normalizePosix(path: string): string {
   const out: string[] = [];
   for (const seg of path.split("/")) {
@@ -69,6 +99,20 @@ export interface JshShaperOptions {
   startCwd: string;
   /** How long a `prompt` marker waits for the prompt's text. */
   holdMs: number;
+  /** After an `exit` marker, a drawn `❯` prompt counts as the prompt when no marker comes within this long (0: never). */
+  promptAfterExitMs?: number;
+  /**
+   * What `~` stands for (the workdir's parent: /home for /home/project) until a first prompt shown with `~` says
+   * otherwise; a first prompt that cannot tell (`~/elsewhere`) leaves it unknown.
+   */
+  home?: string;
+  /**
+   * A directory to `cd` to before the shell is shown (a respawn outside the workdir: WebContainer's spawn cwd is
+   * relative to the workdir, so the shell starts there and is moved). Everything until the prompt after that `cd` is
+   * hidden; `writeRaw` types the `cd`.
+   */
+  initialCd?: string;
+  writeRaw?: (data: string) => void;
   /** A first prompt drawn without any marker counts as ready after this long (0: never). */
   startupPromptMs: number;
   emit: (chunk: string) => void;
@@ -93,11 +137,42 @@ export class JshOutputShaper {
   private interrupted = false;
   private startupTimer: ReturnType<typeof setTimeout> | null = null;
   /** What `~` stands for, learnt from the first prompt. */
-  private home: string | null = null;
+  private home: string | null;
   private calibrated = false;
   private ended = false;
+  /** Enters typed before the first prompt: jsh echoes them once it reads, after that prompt. */
+  private earlyEnters = 0;
+  private readyOnce = false;
+  /** `interactive` seen before the first prompt was drawn: passed on with it. */
+  private heldInteractive: { raw: string; timer: ReturnType<typeof setTimeout> } | null = null;
+  /** The line of the last Enter typed at the prompt had no text (jsh may print no `exit` for it). */
+  private lastLineEmpty = true;
+  private typedLine = "";
+  private runningEmpty = false;
+  /** An `exit` marker came and its `prompt` marker has not yet. */
+  private awaitingPrompt = false;
+  private afterExitTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A prompt was given for a drawn `❯` without its marker: a marker that still comes for it is dropped. */
+  private dropLatePrompt = false;
+  /** A prompt drawn while a command runs (no `exit` yet), held for its `prompt` marker. */
+  private drawnWhileRunning: { text: string; timer: ReturnType<typeof setTimeout> } | null = null;
 
-  constructor(private readonly opts: JshShaperOptions) {}
+  /** The end of the line of the last Enter typed at the prompt (its echo must end with it: wrapped echoes hold newlines). */
+  private enteredTail = "";
+  /** Text passed since the last Enter's echo began, while its `start` is pending (bounded). */
+  private echoSoFar = "";
+
+  private cdPhase: "none" | "pending" | "running";
+
+  constructor(private readonly opts: JshShaperOptions) {
+    this.home = opts.home !== undefined ? normalizePosix(opts.home) : null;
+    this.cdPhase = opts.initialCd !== undefined && opts.writeRaw !== undefined ? "pending" : "none";
+  }
+
+  /** Out to the listeners, unless the initial `cd` is still hidden. */
+  private send(chunk: string): void {
+    if (this.cdPhase === "none") this.opts.emit(chunk);
+  }
 
   /** Output from the process, in arrival order. */
   push(chunk: string): void {
@@ -111,8 +186,20 @@ export class JshOutputShaper {
   /** Input written to the process (keystrokes or a command line). */
   noteInput(data: string): void {
     if (this.running && data.includes("\x03")) this.interrupted = true;
-    if (!this.promptReady) return;
     const enters = data.match(/\r\n?|\n/g)?.length ?? 0;
+    if (!this.promptReady) {
+      if (!this.readyOnce) this.earlyEnters += enters;
+      return;
+    }
+    for (const c of data) {
+      if (c === "\r" || c === "\n") {
+        this.lastLineEmpty = this.typedLine.trim() === "";
+        this.enteredTail = this.typedLine.trim().slice(-ECHO_TAIL_CHARS);
+        this.typedLine = "";
+      } else if (c === "\x03" || c === "\x15") this.typedLine = "";
+      else if (c === "\x7f" || c === "\b") this.typedLine = this.typedLine.slice(0, -1);
+      else if (c >= " ") this.typedLine = (this.typedLine + c).slice(-4 * ECHO_TAIL_CHARS);
+    }
     this.pendingEnters += enters;
   }
 
@@ -123,8 +210,11 @@ export class JshOutputShaper {
     this.carry = "";
     if (carry !== "") this.onText(carry);
     if (this.holding !== null) this.release();
+    this.releaseDrawnWhileRunning(true);
+    if (this.heldInteractive !== null) this.releaseInteractive();
     if (this.startupTimer !== null) clearTimeout(this.startupTimer);
     this.startupTimer = null;
+    this.clearAfterExit();
     this.ended = true;
   }
 
@@ -193,7 +283,35 @@ export class JshOutputShaper {
       if (this.holding.text.length > TAIL_CHARS * 4 || promptPathAtEnd(this.holding.text).ended) this.release();
       return;
     }
+    if (this.running) {
+      // A prompt drawn while a command runs, before any `exit`: held a moment, so that when its `prompt` marker
+      // follows (no `exit` for this command), the command's end goes before the prompt's text, not after it.
+      const data = (this.drawnWhileRunning?.text ?? "") + text;
+      this.releaseDrawnWhileRunning(false);
+      const at = data.length <= TAIL_CHARS ? trailingPromptStart(data) : -1;
+      if (at === -1) this.pass(data);
+      else {
+        this.pass(data.slice(0, at));
+        this.drawnWhileRunning = {
+          text: data.slice(at),
+          timer: setTimeout(() => this.releaseDrawnWhileRunning(true), this.opts.holdMs),
+        };
+      }
+      return;
+    }
     this.pass(text);
+    if (this.heldInteractive !== null && promptPathAtEnd(this.tail).ended) this.releaseInteractive();
+    if (this.awaitingPrompt && this.afterExitTimer === null && (this.opts.promptAfterExitMs ?? 0) > 0 && promptPathAtEnd(this.tail).ended) {
+      // jsh drew its prompt after the exit: when the marker does not follow, the drawn prompt is the prompt.
+      this.afterExitTimer = setTimeout(() => {
+        this.afterExitTimer = null;
+        if (!this.awaitingPrompt || this.ended || this.holding !== null) return;
+        const drawn = promptPathAtEnd(this.tail);
+        if (!drawn.ended) return;
+        this.dropLatePrompt = true;
+        this.emitPrompt(drawn.path);
+      }, this.opts.promptAfterExitMs);
+    }
     if (!this.sawReadyMarker && this.opts.startupPromptMs > 0 && this.startupTimer === null && promptPathAtEnd(this.tail).ended) {
       // A prompt drawn before any marker: when no marker comes at all, it is taken as the ready signal.
       this.startupTimer = setTimeout(() => {
@@ -210,14 +328,27 @@ export class JshOutputShaper {
     let rest = text;
     while (this.pendingEnters > 0) {
       const nl = rest.indexOf("\n");
-      if (nl === -1) break;
+      if (nl === -1) {
+        if (this.pendingEnters === 1) this.echoSoFar = (this.echoSoFar + rest).slice(-TAIL_CHARS);
+        break;
+      }
+      if (this.pendingEnters === 1 && !this.echoEnds(rest.slice(0, nl))) {
+        // a newline inside the echo (a long line wrapped by the line editor): not the Enter's yet
+        this.echoSoFar = (this.echoSoFar + rest.slice(0, nl + 1)).slice(-TAIL_CHARS);
+        this.out(rest.slice(0, nl + 1));
+        rest = rest.slice(nl + 1);
+        continue;
+      }
       this.pendingEnters--;
       if (this.pendingEnters === 0) {
+        this.echoSoFar = "";
         this.out(rest.slice(0, nl + 1));
-        this.opts.emit(marker("start=jsh"));
+        this.send(marker("start=jsh"));
         this.promptReady = false;
         this.running = true;
+        this.runningEmpty = this.lastLineEmpty;
         this.interrupted = false;
+        this.dropLatePrompt = false;
         rest = rest.slice(nl + 1);
       } else {
         this.out(rest.slice(0, nl + 1));
@@ -227,15 +358,43 @@ export class JshOutputShaper {
     this.out(rest);
   }
 
+  /** Whether the echo so far, up to `upToNewline`, ends with the typed line's end (escapes and wraps ignored). */
+  private echoEnds(upToNewline: string): boolean {
+    // only printable ASCII is compared: a character split across chunks arrives as U+FFFD
+    const comparable = (t: string): string => t.replace(/[^\x21-\x7e]/g, "");
+    const want = comparable(this.enteredTail);
+    if (want === "") return true;
+    if (comparable(plainLines(this.tail + upToNewline).join("")).endsWith(want)) return true;
+    // an echo that never shows the typed text (a line editor that rewrites it) must not hold the start forever
+    return this.echoSoFar.length > TAIL_CHARS - 64;
+  }
+
   private out(text: string): void {
     if (text === "") return;
     this.tail = (this.tail + text).slice(-TAIL_CHARS);
-    this.opts.emit(text);
+    this.send(text);
+  }
+
+  private typeInitialCd(): void {
+    const dir = this.opts.initialCd!;
+    const quoted = /^[\w/.+@%-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, "'\\''")}'`;
+    const line = `cd ${quoted}\r`;
+    this.cdPhase = "running";
+    this.noteInput(line);
+    this.opts.writeRaw!(line);
   }
 
   private onMarker(payload: string, raw: string): void {
     if (this.holding !== null) this.release();
+    if (payload === "prompt" && this.running && !this.dropLatePrompt) this.endUnmarked();
+    this.releaseDrawnWhileRunning(true);
     if (payload === "prompt") {
+      if (this.dropLatePrompt) {
+        // its prompt was given already (drawn `❯` after exit, no marker in time): passing it would reset the Enters
+        // of a command typed since
+        this.dropLatePrompt = false;
+        return;
+      }
       this.sawReadyMarker = true;
       const drawn = promptPathAtEnd(this.tail);
       if (drawn.ended) {
@@ -245,13 +404,53 @@ export class JshOutputShaper {
       this.holding = { text: "", timer: setTimeout(() => this.release(), this.opts.holdMs) };
       return;
     }
-    if (payload.startsWith("exit=")) this.running = false;
+    if (payload.startsWith("exit=")) {
+      this.running = false;
+      this.clearAfterExit();
+      this.awaitingPrompt = true;
+      this.dropLatePrompt = false;
+    }
     if (payload === "interactive" && !this.sawReadyMarker) {
       this.sawReadyMarker = true;
-      this.promptReady = true;
-      this.pendingEnters = 0;
+      if (!promptPathAtEnd(this.tail).ended && this.opts.startupPromptMs > 0) {
+        // before the prompt is drawn: typing now would go into a prompt that is not there yet
+        this.heldInteractive = { raw, timer: setTimeout(() => this.releaseInteractive(), this.opts.startupPromptMs) };
+        return;
+      }
+      this.becomeReady();
     }
-    this.opts.emit(raw);
+    this.send(raw);
+  }
+
+  private releaseInteractive(): void {
+    const h = this.heldInteractive;
+    if (h === null) return;
+    clearTimeout(h.timer);
+    this.heldInteractive = null;
+    this.becomeReady();
+    this.send(h.raw);
+  }
+
+  /** The shell reads: Enters from now on start commands (and those typed before the first prompt, once). */
+  private becomeReady(): void {
+    this.promptReady = true;
+    if (this.cdPhase === "pending") {
+      this.pendingEnters = 0;
+      this.earlyEnters = 0;
+      this.readyOnce = false; // Enters typed meanwhile count after the `cd`'s prompt
+      this.typeInitialCd();
+      return;
+    }
+    this.pendingEnters = this.readyOnce ? 0 : this.earlyEnters;
+    this.echoSoFar = "";
+    this.earlyEnters = 0;
+    this.readyOnce = true;
+  }
+
+  private clearAfterExit(): void {
+    if (this.afterExitTimer !== null) clearTimeout(this.afterExitTimer);
+    this.afterExitTimer = null;
+    this.awaitingPrompt = false;
   }
 
   private release(): void {
@@ -263,21 +462,43 @@ export class JshOutputShaper {
     this.emitPrompt(promptPathAtEnd(h.text).path);
   }
 
-  private emitPrompt(pathLine: string | null): void {
-    if (this.running && this.interrupted) this.opts.emit(marker("exit=jsh:130"));
+  /** A `prompt` ends a command that got no `exit` marker: C-c → 130; otherwise the exit code is unknown. */
+  private endUnmarked(): void {
+    if (this.interrupted) this.send(marker("exit=jsh:130"));
+    else if (!this.runningEmpty) {
+      const nl = this.tail === "" || this.tail.endsWith("\n") ? "" : "\r\n";
+      this.out(`${nl}${UNKNOWN_EXIT_LINE}\r\n`);
+      this.send(marker(`exit=jsh:${UNKNOWN_EXIT_CODE}`));
+    }
     this.running = false;
     this.interrupted = false;
+  }
+
+  private releaseDrawnWhileRunning(pass: boolean): void {
+    const d = this.drawnWhileRunning;
+    if (d === null) return;
+    clearTimeout(d.timer);
+    this.drawnWhileRunning = null;
+    if (pass) this.pass(d.text);
+  }
+
+  private emitPrompt(pathLine: string | null): void {
+    if (this.running) this.endUnmarked();
+    if (this.cdPhase === "running") this.cdPhase = "none"; // the prompt after the `cd`: shown from here on
+    this.running = false;
+    this.interrupted = false;
+    this.clearAfterExit();
+    if (this.heldInteractive !== null) this.releaseInteractive();
     const cwd = pathLine === null ? null : this.resolve(pathLine);
-    if (cwd !== null) this.opts.emit(marker(`cwd=jsh:${cwd}`));
-    this.opts.emit(marker("prompt"));
-    this.promptReady = true;
-    this.pendingEnters = 0;
+    if (cwd !== null) this.send(marker(`cwd=jsh:${cwd}`));
+    this.send(marker("prompt"));
+    this.becomeReady();
   }
 
   /** The prompt's path (`~/project/sub`, `/tmp`) as an absolute path; null when `~` cannot be told. */
   private resolve(shown: string): string | null {
     if (!this.calibrated) {
-      // only the first prompt is known to show the start directory
+      // only the first prompt is known to show the start directory: it confirms (or corrects) what `~` stands for
       this.calibrated = true;
       const start = normalizePosix(this.opts.startCwd);
       if (shown === "~") this.home = start;
@@ -285,6 +506,7 @@ export class JshOutputShaper {
         const suffix = normalizePosix(shown.slice(1));
         if (start === suffix) this.home = "/";
         else if (start.endsWith(suffix)) this.home = start.slice(0, start.length - suffix.length) || "/";
+        else this.home = null; // contradicts the start directory: `~` is unknown
       }
     }
     if (shown.startsWith("/")) return normalizePosix(shown);

@@ -8,8 +8,10 @@ import type { WcProcess } from "./api.ts";
 export interface WcTerminalOptions {
   /** Rewrites the output before listeners see it (the agent's jsh); null passes chunks on untouched. */
   shaper?: { push(chunk: string): void; noteInput(data: string): void; flush(): void } | null;
-  /** Output arriving this long after `exit` is still passed on; then the reader is released. */
+  /** After `exit`, the process ends once its output has been quiet this long; output until then is passed on. */
   drainMs: number;
+  /** ... but at most this long after `exit`. */
+  drainMaxMs?: number;
   /** After kill(), `exited` resolves by then even when no exit is reported. */
   killExitMs: number;
   /** Columns never go below this (the agent's shell stays wide whatever a terminal view asks for). */
@@ -24,6 +26,7 @@ export class WcTerminalProcess implements TerminalProcess {
   private readonly reader: ReadableStreamDefaultReader<string> | null;
   private ended = false;
   private killed = false;
+  private lastOutputAt = 0;
   private finish!: (code: number) => void;
 
   constructor(
@@ -81,6 +84,7 @@ export class WcTerminalProcess implements TerminalProcess {
   }
 
   private deliver(chunk: string): void {
+    this.lastOutputAt = performance.now();
     const shaper = this.opts.shaper;
     if (shaper) shaper.push(chunk);
     else this.emit(chunk);
@@ -93,8 +97,18 @@ export class WcTerminalProcess implements TerminalProcess {
   }
 
   private afterExit(code: number): void {
-    // Output and exit travel as separate messages: give output still under way a moment to arrive.
-    setTimeout(() => this.finish(code), this.opts.drainMs);
+    // Output and exit travel as separate messages in no set order: the process ends once its output has been quiet
+    // for drainMs after the exit (bounded by drainMaxMs), so that late output still belongs to it.
+    const exitAt = performance.now();
+    const deadline = exitAt + Math.max(this.opts.drainMs, this.opts.drainMaxMs ?? this.opts.drainMs);
+    const check = (): void => {
+      if (this.ended) return;
+      const t = performance.now();
+      const quietFor = t - Math.max(exitAt, this.lastOutputAt);
+      if (quietFor >= this.opts.drainMs || t >= deadline) this.finish(code);
+      else setTimeout(check, Math.min(this.opts.drainMs - quietFor, deadline - t) + 1);
+    };
+    setTimeout(check, this.opts.drainMs);
   }
 
   onData(listener: (chunk: string) => void): Unsubscribe {
@@ -105,6 +119,12 @@ export class WcTerminalProcess implements TerminalProcess {
     if (this.ended || this.killed || data === "" || this.writer === null) return;
     this.opts.shaper?.noteInput(data);
     this.writer.write(data).catch(() => undefined); // WebContainer swallows writes after exit; so do we
+  }
+
+  /** Input the adapter types itself (not seen by the shaper as a person's or agent's keystrokes). */
+  writeUnshaped(data: string): void {
+    if (this.ended || this.killed || data === "" || this.writer === null) return;
+    this.writer.write(data).catch(() => undefined);
   }
 
   resize(cols: number, rows: number): void {
