@@ -76,7 +76,7 @@ function layer0(id: string, values: Record<string, string | number> = {}): Verdi
   return { decision: row.decision, layer: 0, rule: row.id, reason: fill(row.reason, values), hint: row.hint };
 }
 
-/** Seed 002's error object for a refused command. */
+/** The error object for a refused command: `{ error: "Command blocked by safety rule: …", rule, layer }`. */
 export function toBlockedError(verdict: Verdict): { error: string; rule: string; layer: Layer } {
   return { error: `Command blocked by safety rule: ${verdict.reason}`, rule: verdict.rule, layer: verdict.layer };
 }

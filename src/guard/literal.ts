@@ -1,4 +1,4 @@
-// Layer 0, seed 000: models sometimes pack a Python/JSON literal into the `command` field
+// Layer 0: models sometimes pack a Python/JSON literal into the `command` field
 // (`[{'default': {...}}, ['apps']]`). Bash answers "command not found" and the model rarely
 // understands why, so we catch the shape before parsing and say what to do instead.
 // Real bash starts `[`, `[[` and `{` with whitespace after them, which is what keeps this exact.

@@ -1,4 +1,4 @@
-// Pending approvals for verdicts of `ask` (seed 004). One request per command that needs a person; it is answered by
+// Pending approvals for verdicts of `ask` (risky commands need a person's yes or no). One request per command that needs a person; it is answered by
 // the playground UI, by the connected host (MCP elicitation/create, through a hook the API layer gives), by a function
 // (Node callers), or refused at once (`deny`). Nobody answering within APPROVALS.expiryMs denies it, and says so.
 //

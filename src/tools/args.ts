@@ -1,4 +1,4 @@
-// Tolerant tool arguments (seed 003): a model's tool call is taken for what it plainly means instead of being refused
+// Tolerant tool arguments (models break JSON around heredocs and invent parameter names): a model's tool call is taken for what it plainly means instead of being refused
 // for its form. Pure: no I/O.
 //
 // - `arguments` may be an object or the raw JSON string a model produced (OpenAI's tool calls carry a string).

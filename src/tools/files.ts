@@ -1,5 +1,5 @@
 // The file tools: read_file, write_file, edit_file, list_dir. They work on the runtime's file system directly (no
-// shell, no quoting), so code gets into the sandbox byte for byte (seed 003). Paths are relative to the workspace or
+// shell, no quoting), so code gets into the sandbox byte for byte (no heredoc inside JSON). Paths are relative to the workspace or
 // absolute inside it; `..` and symlinks are resolved first (runtime.fs.realpath, or the nearest existing parent for a
 // path that does not exist yet), and a real path outside the workspace (and the temp folder, for reading: /tmp, or on
 // node the sandbox's private one) is refused. On node the runtime's file system then opens exactly that real path,

@@ -1,4 +1,4 @@
-// Seed 000's matrix: the heuristic cases of OpenHands' test_literal_arg_guard.py, then the guard-level
+// The Python/JSON-literal matrix: the heuristic cases of OpenHands' test_literal_arg_guard.py, then the guard-level
 // behaviour (structured deny with an actionable hint, before anything reaches a shell).
 import { describe, expect, it } from "vitest";
 import { looksLikePythonLiteralArgument } from "../../src/guard/index.ts";
@@ -30,7 +30,7 @@ const NOT_LITERALS = [
   " ",
 ];
 
-describe("looksLikePythonLiteralArgument (seed 000)", () => {
+describe("looksLikePythonLiteralArgument", () => {
   it.each(LITERALS)("flags %j as a %s", (command, kind) => {
     expect(looksLikePythonLiteralArgument(command)).toBe(kind);
   });

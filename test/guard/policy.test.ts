@@ -147,7 +147,7 @@ describe("verdicts", () => {
     expect(v.rule).toBe("system-power");
   });
 
-  it("turns a deny into seed 002's error object", async () => {
+  it("turns a deny into the blocked-command error object", async () => {
     const v = (await guardFor()).check("rm -rf /");
     expect(toBlockedError(v)).toEqual({
       error: `Command blocked by safety rule: ${v.reason}`,

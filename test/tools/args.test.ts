@@ -1,4 +1,4 @@
-// Tolerant tool arguments (seed 003): every case, pure (no runtime).
+// Tolerant tool arguments: every case, pure (no runtime).
 
 import { describe, expect, it } from "vitest";
 import { joinCommandWords, parseToolArguments, type ParsedArguments } from "../../src/tools/args.ts";
@@ -44,7 +44,7 @@ describe("arguments as an object or a JSON string", () => {
 });
 
 describe("broken JSON is repaired and the repair reported", () => {
-  it("raw newlines and unescaped double quotes inside a heredoc (seed 003)", () => {
+  it("raw newlines and unescaped double quotes inside a heredoc", () => {
     const raw = '{"command": "cat > blog.py <<\'EOF\'\nprint("hi")\nx = {"a": 1}\nEOF"}';
     const p = parseToolArguments(spec("bash"), raw);
     expect(ok(p)).toEqual({ command: "cat > blog.py <<'EOF'\nprint(\"hi\")\nx = {\"a\": 1}\nEOF" });

@@ -50,7 +50,7 @@ describe.each(RUNTIMES)("tools on the %s runtime", (kind) => {
       await bash(`cd ${ws}`);
     });
 
-    it("refuses a dangerous command: not run, isError, status blocked, seed 002's error object, the hint in the text", async () => {
+    it("refuses a dangerous command: not run, isError, status blocked, the blocked-command error object, the hint in the text", async () => {
       const r = await bash("rm -rf /");
       expect(r.isError).toBe(true);
       expect(r.structuredContent.status).toBe("blocked");
@@ -65,7 +65,7 @@ describe.each(RUNTIMES)("tools on the %s runtime", (kind) => {
       expect(text(r)).toContain("The command was not run.");
     });
 
-    it("the literal check refuses a Python literal sent as a command (seed 000)", async () => {
+    it("the literal check refuses a Python literal sent as a command", async () => {
       const r = await bash("[{'default': {'ENGINE': 'sqlite3'}}]");
       expect(r.isError).toBe(true);
       expect(r.structuredContent.error).toMatchObject({ rule: "literal-argument", layer: 0 });

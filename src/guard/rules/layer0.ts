@@ -15,7 +15,7 @@ export const LAYER0: Layer0Row[] = [
     id: "literal-argument",
     layer: 0,
     decision: "deny",
-    title: "A Python/JSON literal instead of a command (seed 000)",
+    title: "A Python/JSON literal instead of a command",
     reason: "The command looks like a Python/JSON {detail}, not a shell command. It starts with: {head}",
     hint: LITERAL_HINT,
     examples: ["[{'default': {'ENGINE': 'sqlite3'}}]", "[['col1', 'col2']]", '{"key": "value"}', "{'key': 'value'}", '  ["x"]'],

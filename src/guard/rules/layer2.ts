@@ -1,4 +1,4 @@
-// Layer 2 (seed 002): the agent writes only in its workspace and /tmp. Every write target is resolved
+// Layer 2: the agent writes only in its workspace and /tmp. Every write target is resolved
 // against the working directory, `..` and `~` first, so that `cd .. && rm x` and `../../etc` are seen
 // for what they are.
 

@@ -1,4 +1,4 @@
-// Layer 3 (seeds 002 and 004): what runs unasked. A command is allowed only when every part of it is a
+// Layer 3: what runs unasked. A command is allowed only when every part of it is a
 // form the guard positively knows to be safe: a program with an option spec row (src/guard/options/)
 // whose every option the row lists, or project code (one class, allowed under balanced and asked under
 // strict). Deletions, network, shell state, risky environment variables and writes to tool configuration
