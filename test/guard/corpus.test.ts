@@ -1,5 +1,6 @@
 // The NL2Bash corpus (12,607 real commands, MIT): no literal-guard false positive, no throw, every
-// verdict well-formed, and a printed count by rule so that over-strict rules show.
+// verdict well-formed, at least 6,000 allowed under balanced, and a printed count by rule so that over-strict
+// rules show.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -37,7 +38,10 @@ describe.skipIf(!present)("NL2Bash corpus (../shared/corpora/nl2bash/all.cm)", (
     // that the fast path cannot take); nothing is too deep or makes it throw.
     expect(refused.every((r) => r.includes("backtick"))).toBe(true);
     expect(refused.length).toBeLessThanOrEqual(5);
-  });
+    // Asking for everything is not safety: at least 6,000 of these real commands run unasked under balanced.
+    const allowed = [...counts].filter(([k]) => k.startsWith("allow")).reduce((n, [, c]) => n + c, 0);
+    expect(allowed).toBeGreaterThanOrEqual(6_000);
+  }, 120_000);
 });
 
 describe.runIf(!present)("NL2Bash corpus", () => {
