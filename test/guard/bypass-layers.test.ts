@@ -3,12 +3,12 @@
 // spelling works (a harmless tripwire, `touch TRIP`, in a temporary directory in place of the payload),
 // so the rows are about spellings bash really runs; near misses (honest uses) are not denied.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Policy } from "../../src/guard/index.ts";
 import { expectWellFormed, guardFor } from "./helpers.ts";
+import { tripped } from "./tripwire.ts";
 
 interface BypassClass {
   name: string;
@@ -205,30 +205,25 @@ function has(program: string): boolean {
   }
 }
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/** Runs `script` in real bash in a fresh temporary directory (with a file `f` and `a.tar` of it); true when it made ./TRIP. */
-function tripped(script: string): boolean {
-  const dir = mkdtempSync(join(tmpdir(), "sandshell-bypass-"));
-  dirs.push(dir);
-  writeFileSync(join(dir, "f"), "hi\n");
-  execFileSync("tar", ["-cf", "a.tar", "f"], { cwd: dir });
-  try {
-    execFileSync("bash", ["-c", script], { cwd: dir, stdio: "ignore", timeout: 15_000, env: { ...process.env, HOME: dir, PAGER: "cat" } });
-  } catch {
-    // Tripwires such as `ssh -o ProxyCommand` fail after running their payload: only TRIP counts.
-  }
-  return existsSync(join(dir, "TRIP"));
+/** Runs `script` in real bash in a fresh directory with a file `f` and `a.tar` of it; true when it made ./TRIP. */
+function trippedHere(script: string): boolean {
+  return tripped(script, {
+    tripwire: "TRIP",
+    setup: (dir) => {
+      writeFileSync(join(dir, "f"), "hi\n");
+      execFileSync("tar", ["-cf", "a.tar", "f"], { cwd: dir });
+    },
+    env: { PAGER: "cat", ...(process.env.USER ? { USER: process.env.USER } : {}) },
+    rc: true,
+    timeoutMs: 15_000,
+  });
 }
 
 describe.each(CLASSES.map((c) => [c.name, c] as const))("bypass class: %s", (_name, cls) => {
   const proofs = cls.proofs.map(([script, ...needs]) => [script, needs.every(has)] as const);
   if (proofs.length) {
     it.each(proofs.filter(([, ok]) => ok).map(([s]) => [s]))("works in real bash (tripwire %j)", (script) => {
-      expect(tripped(script)).toBe(true);
+      expect(trippedHere(script)).toBe(true);
     });
   }
 

@@ -3,12 +3,13 @@
 // class says, and then the same shape with a real payload must not be allowed by the guard, under any
 // preset (these classes are layer 0 or 1/2, so permissive must not allow them either).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POLICIES } from "../../src/guard/index.ts";
 import { guardFor } from "./helpers.ts";
+import { tripped as trippedIn } from "./tripwire.ts";
+
+/** Real bash in a new temporary directory, with T naming it; true when the script left the tripwire F there. */
+const tripped = (script: string): boolean => trippedIn(script, { env: (dir) => ({ T: dir }) });
 
 interface Spelling {
   /** Runs in a fresh temporary directory; leaves a file F there exactly when the spelling works. */
@@ -19,24 +20,6 @@ interface Spelling {
   rule?: string;
 }
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-/** Runs `script` in real bash in a new temporary directory; true when it left the tripwire F there. */
-function tripped(script: string): boolean {
-  const dir = mkdtempSync(join(tmpdir(), "sandshell-bypass-"));
-  dirs.push(dir);
-  const r = spawnSync("bash", ["--norc", "--noprofile", "-c", script], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, T: dir },
-    encoding: "utf8",
-    timeout: 10_000,
-  });
-  if (r.error) throw r.error;
-  return existsSync(join(dir, "F"));
-}
 
 const bashVersion = spawnSync("bash", ["-c", "echo ${BASH_VERSINFO[0]}"], { encoding: "utf8" }).stdout.trim();
 

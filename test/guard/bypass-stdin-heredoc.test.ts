@@ -3,25 +3,10 @@
 // closed). Each mechanism is shown in real bash with a `touch F` tripwire, then the guard's verdict on
 // the same shape is pinned under every preset.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POLICIES } from "../../src/guard/index.ts";
 import { guardFor } from "./helpers.ts";
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function tripped(script: string): boolean {
-  const dir = mkdtempSync(join(tmpdir(), "sandshell-bypass-"));
-  dirs.push(dir);
-  const r = spawnSync("bash", ["--norc", "--noprofile", "-c", script], { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir }, encoding: "utf8", timeout: 10_000 });
-  if (r.error) throw r.error;
-  return existsSync(join(dir, "F"));
-}
+import { tripped } from "./tripwire.ts";
 
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
 

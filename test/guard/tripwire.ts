@@ -1,0 +1,44 @@
+// Real bash as the proof that a bypass spelling works: run a script in a fresh temporary directory and see
+// whether it left its tripwire file there. Shared by the bypass test files.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "vitest";
+
+export interface TripOptions {
+  /** The file whose existence proves the payload ran (default F). */
+  tripwire?: string;
+  /** Prepares the directory before bash runs (files the script expects). */
+  setup?: (dir: string) => void;
+  /** Extra environment on top of PATH and HOME = the directory (a function gets the directory). */
+  env?: Record<string, string> | ((dir: string) => Record<string, string>);
+  /** Read the user's rc files (default: --norc --noprofile). */
+  rc?: boolean;
+  timeoutMs?: number;
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/**
+ * Runs `script` in real bash in a new temporary directory; true when the tripwire file is there afterwards. A
+ * script that fails after running its payload (`ssh -o ProxyCommand`) still counts: only the tripwire does.
+ */
+export function tripped(script: string, options: TripOptions = {}): boolean {
+  const dir = mkdtempSync(join(tmpdir(), "sandshell-bypass-"));
+  dirs.push(dir);
+  options.setup?.(dir);
+  const args = options.rc === true ? ["-c", script] : ["--norc", "--noprofile", "-c", script];
+  const r = spawnSync("bash", args, {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, ...(typeof options.env === "function" ? options.env(dir) : options.env) },
+    encoding: "utf8",
+    stdio: "ignore",
+    timeout: options.timeoutMs ?? 10_000,
+  });
+  if (r.error && (r.error as NodeJS.ErrnoException).code !== "ETIMEDOUT") throw r.error;
+  return existsSync(join(dir, options.tripwire ?? "F"));
+}
