@@ -123,12 +123,14 @@ export const LAYER2: RuleRow[] = [
     title: "Writes to a path the guard cannot resolve",
     reason: "Writes to `{detail}`, whose place depends on a variable or substitution the guard cannot know.",
     hint: "Write to a literal path inside the workspace or /tmp.",
-    examples: ['echo x > "$OUT"', "cp a $DEST", "touch $(date +%s).txt"],
+    examples: ['echo x > "$OUT"', "cp a $DEST", "touch $(date +%s).txt", "cd src && touch ./*/../../x"],
     nearMisses: ['echo x > "$HOME/out"', "echo x > /tmp/$NAME", 'echo "$X" > out'],
     match(cmd, eff, env) {
       for (const t of writes(cmd, env)) {
         const r = resolveWord(t, cmd.cwd);
         if (r.kind === "unknown" && !(r.prefix !== null && r.prefix !== "/" && writable(r.prefix, env))) return { detail: t.raw };
+        // lands in the workspace as written, but a symlink among the glob's matches could put it anywhere
+        if (r.kind === "path" && r.climbs === true && writable(r.path, env)) return { detail: t.raw };
       }
       return null;
     },

@@ -67,7 +67,8 @@ export function writable(path: string, env: { workspace: string }): boolean {
 }
 
 export type Resolved =
-  | { kind: "path"; path: string; glob: boolean }
+  /** `climbs`: reached through `..` after a glob, so a match that is a symlink may put it elsewhere. */
+  | { kind: "path"; path: string; glob: boolean; climbs?: true }
   /** Depends on a variable, substitution or a cwd nobody knows. `prefix` is the static directory it starts in, if any. */
   | { kind: "unknown"; prefix: string | null };
 
@@ -92,7 +93,7 @@ function resolveUncached(word: Word, cwd: string | null): Resolved {
     const full = resolvePath(v.slice(1), cwd);
     const base = full === null ? null : globBase(full);
     const climbsOut = base !== null && cwd !== null && base !== cwd && !base.startsWith(`${cwd}/`);
-    return climbsOut ? { kind: "path", path: base, glob: true } : { kind: "unknown", prefix: null };
+    return climbsOut ? { kind: "path", path: base, glob: true, climbs: true } : { kind: "unknown", prefix: null };
   }
   if (dyn >= 0) {
     const cut = v.lastIndexOf("/", dyn);
