@@ -33,7 +33,8 @@ function walk(dir: string): string[] {
 const WASM_NODE = `// The published package: the grammar ships beside this file.
 import { readFile } from "node:fs/promises";
 export async function loadWasmSources() {
-  return { bash: await readFile(new URL("./tree-sitter-bash.wasm", import.meta.url)) };
+  // Not awaited: the grammar is read while web-tree-sitter compiles its core.
+  return { bash: readFile(new URL("./tree-sitter-bash.wasm", import.meta.url)) };
 }
 `;
 const WASM_BROWSER = `// The published package: the grammar ships beside this file; bundlers (Vite, webpack 5, esbuild with a loader) copy it.
@@ -44,7 +45,7 @@ export async function loadWasmSources() {
 const WASM_TYPES = `export interface WasmSources {
     /** URL of web-tree-sitter.wasm, where the default lookup would not find it. */
     coreUrl?: string;
-    bash: Uint8Array | string;
+    bash: Uint8Array | string | Promise<Uint8Array>;
 }
 export declare function loadWasmSources(): Promise<WasmSources>;
 `;

@@ -9,7 +9,7 @@ export function loadLanguage(): Promise<Language> {
   language ??= (async () => {
     const sources = await loadWasmSources();
     await Parser.init(sources.coreUrl ? { locateFile: () => sources.coreUrl! } : undefined);
-    return Language.load(sources.bash);
+    return Language.load(await sources.bash);
   })().catch((error: unknown) => {
     language = null; // let a later createGuard() try again
     throw error;
