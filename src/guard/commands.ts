@@ -1,6 +1,7 @@
 // Knowledge about programs: how wrappers hand on a command, which programs run code or fetch from the
 // network, and which operands a program writes, reads or deletes. Pure functions over facts.
 
+import type { Embedded } from "./embedded.ts";
 import { DYN, type Word } from "./facts.ts";
 import { judgeEffective, type Judged } from "./options/index.ts";
 import { LONG_OPTIONS, spellOut } from "./rules/abbrev.ts";
@@ -109,6 +110,8 @@ export interface Effective {
   stdinArgs: boolean;
   /** Its arguments judged by the program's option spec row (null: no row), once worked out. */
   judged?: Judged | null;
+  /** Command strings found in its arguments (embedded.ts), once worked out. */
+  embedded?: Embedded[];
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;

@@ -111,14 +111,12 @@ function assignmentsOf(argv: readonly Word[], assignments: ReadonlyArray<{ name:
 /** Programs (besides interpreters) that may carry a command line in their arguments or environment. */
 const HOSTS = new Set(["trap", "tar", "zip", "git", "rsync", "ssh", "scp", "sftp", "man", "less"]);
 
-// The parser and the rules both ask, once per command: remember the answer per effective command.
-const memo = new WeakMap<Effective, Embedded[]>();
+// The parser and the rules both ask, once per command: the answer is kept on the effective command
+// (a field, not a WeakMap: a weak table keyed by objects that live one check is work for every GC).
 
 export function embeddedCode(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>): Embedded[] {
   if (eff.name === null || eff.argv.length < 2 || !(HOSTS.has(eff.name) || languageOf(eff.name) !== null)) return NONE;
-  let found = memo.get(eff);
-  if (!found) memo.set(eff, (found = findEmbedded(eff, argv, assignments)));
-  return found;
+  return (eff.embedded ??= findEmbedded(eff, argv, assignments));
 }
 
 function findEmbedded(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>): Embedded[] {

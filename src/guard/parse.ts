@@ -171,9 +171,10 @@ export class ScriptAnalyzer {
   analyze(source: string, options: AnalyzeOptions): Script {
     this.nextId = 0;
     this.nextPipeline = 0;
-    this.trailing.clear();
-    this.otherCwds.clear();
-    this.effects.clear();
+    // Map.clear() allocates a new table even when empty; most scripts leave these empty.
+    if (this.trailing.size) this.trailing.clear();
+    if (this.otherCwds.size) this.otherCwds.clear();
+    if (this.effects.size) this.effects.clear();
     this.home = options.home;
     const script: Script = { commands: [], functions: [], problem: null, incomplete: null };
     this.script = script;

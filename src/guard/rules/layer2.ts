@@ -24,12 +24,10 @@ interface Link {
 }
 
 // Symlinks a script makes that point outside the workspace, once per script.
-const linksOf = new WeakMap<Script, Link[]>();
-
 function outsideLinks(env: RuleEnv): Link[] {
-  let links = linksOf.get(env.script);
-  if (links) return links;
-  links = [];
+  const known = env.once.outsideLinks as Link[] | undefined;
+  if (known) return known;
+  const links: Link[] = [];
   for (const c of env.script.commands) {
     if (programName(c.argv[0]) !== "ln" && c.effective?.wrappers.length === 0) continue;
     const eff = env.effective(c);
@@ -47,7 +45,7 @@ function outsideLinks(env: RuleEnv): Link[] {
     const to = at === null ? null : resolvePath(target.value, at.slice(0, at.lastIndexOf("/")) || "/");
     if (at !== null && to !== null && !writable(to, env)) links.push({ at, to, id: c.id, raw: linkWord });
   }
-  linksOf.set(env.script, links);
+  env.once.outsideLinks = links;
   return links;
 }
 

@@ -23,6 +23,8 @@ export interface RuleEnv {
   owned(cmd: Command): Command[];
   /** Earlier stages of the pipeline `cmd` is in. */
   upstream(cmd: Command): Command[];
+  /** Answers a rule works out once per script (layer 2's symlinks out of the workspace), by name. */
+  readonly once: Record<string, unknown>;
 }
 
 export interface Match {
@@ -72,15 +74,18 @@ export type Resolved =
   /** Depends on a variable, substitution or a cwd nobody knows. `prefix` is the static directory it starts in, if any. */
   | { kind: "unknown"; prefix: string | null };
 
-/** Where a word points, as far as the guard can tell. `/etc/$X` is still known to be under /etc. */
-// Several rules resolve the same word: remember the last answer per word (words are facts, never changed).
-const resolved = new WeakMap<Word, { cwd: string | null; result: Resolved }>();
+/** A word with the last answer of resolveWord kept on it (a field, not a WeakMap: a weak table keyed by objects that live one check is work for every GC). */
+type Memoized = Word & { resolved?: { cwd: string | null; value: string; raw: string; glob: boolean; result: Resolved } };
 
+/** Where a word points, as far as the guard can tell. `/etc/$X` is still known to be under /etc. */
+// Several rules resolve the same word: the last answer is kept on the word. A copy made with `{ ...w, value }`
+// carries the field along, so the answer is reused only when everything it was worked out from is the same.
 export function resolveWord(word: Word, cwd: string | null): Resolved {
-  const hit = resolved.get(word);
-  if (hit && hit.cwd === cwd) return hit.result;
+  const w = word as Memoized;
+  const hit = w.resolved;
+  if (hit && hit.cwd === cwd && hit.value === word.value && hit.raw === word.raw && hit.glob === word.glob) return hit.result;
   const result = resolveUncached(word, cwd);
-  resolved.set(word, { cwd, result });
+  w.resolved = { cwd, value: word.value, raw: word.raw, glob: word.glob, result };
   return result;
 }
 
@@ -134,6 +139,7 @@ class ScriptEnv implements RuleEnv {
   private readonly fileMemo: FileOperands[] = [];
   private readonly writeMemo: Word[][] = [];
   private ownedBy: Map<number, Command[]> | null = null;
+  readonly once: Record<string, unknown> = {};
 
   constructor(
     readonly script: Script,
