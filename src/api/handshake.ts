@@ -12,6 +12,7 @@
 // DOM wiring and nothing else.
 
 import { MESSAGES } from "../limits.ts";
+import { callListener } from "../lib/listeners.ts";
 import { REJECTED_TYPE, type PortLike } from "./transport.ts";
 
 export const READY = Object.freeze({ type: "sandshell:ready", protocol: "mcp", version: 1 } as const);
@@ -164,11 +165,7 @@ export function rejectPort(port: PortLike, reason: string): void {
 export function listenForConnections(win: WindowLike, options: ListenOptions): () => void {
   const { policy, onConnect } = options;
   const emit = (event: HandshakeEvent): void => {
-    try {
-      options.onEvent?.(event);
-    } catch (err) {
-      console.error("sandshell: an API event listener threw:", err);
-    }
+    callListener("API event", () => options.onEvent?.(event));
   };
   if (policy.allowAny) emit({ type: "warning", detail: anyOriginWarning() });
 

@@ -3,6 +3,7 @@
 // accepted connection, all on the one sandbox.
 
 import { API } from "../limits.ts";
+import { callListener } from "../lib/listeners.ts";
 import { listenForConnections, parseOrigins, type OriginPolicy, type WindowLike } from "./handshake.ts";
 import { openSession, type ApiEvent, type Session, type ToolHost } from "./server.ts";
 import type { GateLimits } from "./gate.ts";
@@ -101,11 +102,7 @@ export function serveSandbox(host: ToolHost, options: ServeOptions = {}): ApiSer
     } catch (err) {
       console.error("sandshell: the audit log refused an API event:", err);
     }
-    try {
-      options.onEvent?.(event);
-    } catch (err) {
-      console.error("sandshell: an API event listener threw:", err);
-    }
+    callListener("API event", () => options.onEvent?.(event));
   };
   for (const entry of parsed.invalid) {
     emit({ type: "warning", at: Date.now(), detail: `origins: ${JSON.stringify(entry)} is not an origin (scheme://host[:port]) and is ignored` });

@@ -26,7 +26,8 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { API, MESSAGES } from "../limits.ts";
-import { clip } from "../tools/context.ts";
+import { clip } from "../lib/text.ts";
+import { callListener } from "../lib/listeners.ts";
 import type { ApprovalAnswer, ApprovalRequest, HostApprover } from "../tools/approvals.ts";
 import { inspect, type GateLimits } from "./gate.ts";
 import { APPROVAL_META_KEY, RAW_ARGUMENTS_KEY } from "./protocol.ts";
@@ -98,11 +99,7 @@ export interface Session {
 
 function emitter(options: { onEvent?: (event: ApiEvent) => void }): (event: Omit<ApiEvent, "at">) => void {
   return (event) => {
-    try {
-      options.onEvent?.({ ...event, at: Date.now() });
-    } catch (err) {
-      console.error("sandshell: an API event listener threw:", err);
-    }
+    callListener("API event", () => options.onEvent?.({ ...event, at: Date.now() }));
   };
 }
 

@@ -57,11 +57,6 @@ export function errorOutcome(text: string, extra: Record<string, unknown> = {}):
 }
 
 /** 1,234 B, 12.3 KB, 4.5 MB */
-/** `text` cut to `max` characters, the last of them "…" when it was longer. */
-export function clip(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max - 1) + "…" : text;
-}
-
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;

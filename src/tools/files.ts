@@ -6,38 +6,12 @@
 // refusing a symlink swapped in meanwhile (src/runtime/node-fs.ts).
 
 import { TOOLS } from "../limits.ts";
+import { baseName, isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
 import type { DirEntry, FileStat } from "../runtime/types.ts";
 import { errorOutcome, formatBytes, plural, type ToolHost, type ToolOutcome } from "./context.ts";
 
 // ------------------------------------------------------------------------------------------------ paths
 
-function joinPath(dir: string, name: string): string {
-  return dir === "/" ? `/${name}` : `${dir}/${name}`;
-}
-
-function parentOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i <= 0 ? "/" : path.slice(0, i);
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-
-/** Lexical normalisation: `/a/./b/../c` → `/a/c`. */
-export function normalizeAbsolute(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return "/" + out.join("/");
-}
-
-export function isInside(path: string, root: string): boolean {
-  return root === "/" || path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
-}
 
 function errnoOf(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
@@ -113,7 +87,7 @@ export async function resolveToolPath(host: ToolHost, input: string, mode: PathM
     }
     real = walked.path;
   }
-  const lexical = normalizeAbsolute(abs);
+  const lexical = normalizePath(abs);
   const roots = mode === "read" ? [host.workspace, host.tmp] : [host.workspace];
   if (!roots.some((root) => isInside(real, root))) {
     // The node runtime has a private temp folder ($TMPDIR) instead of the host's shared /tmp.

@@ -3,7 +3,8 @@
 import { INPUT, MESSAGES } from "../limits.ts";
 import { parseToolArguments, type ParsedArguments } from "./args.ts";
 import { bashTool, type BashArgs } from "./bash.ts";
-import { clip, type CallInfo, type CallToolResult, type ToolHost, type ToolOutcome } from "./context.ts";
+import { type CallInfo, type CallToolResult, type ToolHost, type ToolOutcome } from "./context.ts";
+import { clip } from "../lib/text.ts";
 import { editFileTool, listDirTool, readFileTool, writeFileTool } from "./files.ts";
 import { jobKillTool, jobOutputTool } from "./jobs.ts";
 import { TOOL_NAMES, toolSpec, type ToolName } from "./specs.ts";
