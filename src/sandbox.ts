@@ -67,6 +67,12 @@ export interface RuntimeInfo {
 }
 
 export type { AuditEntry, AuditType } from "./audit/log.ts";
+// The sandbox's public surface for the layers above it (ui, api, the playground): they import these from here, never
+// from tools/, shell/ or runtime/ (test/layering.test.ts holds them to it).
+export type { ApprovalAnswer, ApprovalEvent, ApprovalRequest, Approvals, HostApprover } from "./tools/approvals.ts";
+export type { CallToolResult } from "./tools/context.ts";
+export type { ShellSession, ShellState } from "./shell/session.ts";
+export type { DirEntry, RuntimeFs } from "./runtime/types.ts";
 
 export interface Sandbox {
   /** tools/list: the seven tools with JSON Schema. */
@@ -115,7 +121,9 @@ async function resolveRuntime(options: SandboxOptions): Promise<{ runtime: Runti
     throw new TypeError(`runtime must be "auto", "webcontainer", "embedded", "node" or a Runtime, not ${JSON.stringify(choice)}`);
   }
   const { selectRuntime } = await import("./runtime/select.ts");
+  // The startup canary checks a booted WebContainer through a real shell session: the shell layer is ours to give.
   const select: SelectRuntimeOptions = { ...(options.runtimeOptions ?? {}) };
+  select.canary ??= createShellSession;
   if (options.workspace !== undefined) {
     select.embedded = { ...select.embedded, workspace: options.workspace };
     select.node = { ...select.node, workspace: options.workspace };

@@ -28,7 +28,7 @@ import {
 import { API, MESSAGES } from "../limits.ts";
 import { clip } from "../lib/text.ts";
 import { callListener } from "../lib/listeners.ts";
-import type { ApprovalAnswer, ApprovalRequest, HostApprover } from "../tools/approvals.ts";
+import type { ApprovalAnswer, ApprovalRequest, HostApprover } from "../sandbox.ts";
 import { inspect, type GateLimits } from "./gate.ts";
 import { APPROVAL_META_KEY, RAW_ARGUMENTS_KEY } from "./protocol.ts";
 import { MessageDataError, MessagePortTransport, type PortLike } from "./transport.ts";

@@ -11,8 +11,8 @@ import { commandText } from "../shell/wire.ts";
 import { keyToBytes } from "../shell/keys.ts";
 import { approverWords, type ApprovalOutcome } from "./approvals.ts";
 import { exampleCall } from "./args.ts";
-import { type CallInfo, errorOutcome, formatDuration, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
-import { clip } from "../lib/text.ts";
+import { type CallInfo, errorOutcome, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
+import { clip, formatDuration } from "../lib/text.ts";
 import { toolSpec } from "./specs.ts";
 
 export interface BashArgs {

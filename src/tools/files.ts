@@ -8,7 +8,8 @@
 import { TOOLS } from "../limits.ts";
 import { baseName, isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
 import type { DirEntry, FileStat } from "../runtime/types.ts";
-import { errorOutcome, formatBytes, plural, type ToolHost, type ToolOutcome } from "./context.ts";
+import { errorOutcome, type ToolHost, type ToolOutcome } from "./context.ts";
+import { formatBytes, plural } from "../lib/text.ts";
 
 // ------------------------------------------------------------------------------------------------ paths
 

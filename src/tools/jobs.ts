@@ -2,8 +2,8 @@
 
 import { MESSAGES, TOOLS } from "../limits.ts";
 import { JobError, type JobInfo } from "../shell/jobs.ts";
-import { errorOutcome, formatDuration, type ToolHost, type ToolOutcome } from "./context.ts";
-import { clip } from "../lib/text.ts";
+import { errorOutcome, type ToolHost, type ToolOutcome } from "./context.ts";
+import { clip, formatDuration } from "../lib/text.ts";
 
 /** `3` or `"3"` means job-3 when there is no job called "3". */
 function jobId(host: ToolHost, id: string): string {

@@ -3,7 +3,7 @@
 import { MESSAGES } from "../limits.ts";
 import { clip } from "../lib/text.ts";
 
-export { formatBytes, formatDuration } from "../tools/context.ts";
+export { formatBytes, formatDuration } from "../lib/text.ts";
 
 /** 14:03:07 */
 export function clock(iso: string | number): string {
