@@ -15,10 +15,7 @@ import type { Capabilities, Isolation, Runtime, RuntimeKind, Unsubscribe } from 
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "./shell/session.ts";
 import { CallQueue } from "./sandbox/queue.ts";
 import { SandboxRules } from "./sandbox/rules.ts";
-import { Approvals, type Approver, type HostApprover } from "./tools/approvals.ts";
-import type { CallInfo, CallToolResult, ToolHost } from "./tools/context.ts";
-import { runTool } from "./tools/index.ts";
-import { listTools, type ToolInfo } from "./tools/specs.ts";
+import { Approvals, listTools, runTool, type Approver, type CallInfo, type CallToolResult, type HostApprover, type ToolHost, type ToolInfo } from "./tools/index.ts";
 
 export type RuntimeChoice = "auto" | "webcontainer" | "embedded" | "node" | Runtime;
 
@@ -69,8 +66,7 @@ export interface RuntimeInfo {
 export type { AuditEntry, AuditType } from "./audit/log.ts";
 // The sandbox's public surface for the layers above it (ui, api, the playground): they import these from here, never
 // from tools/, shell/ or runtime/ (test/layering.test.ts holds them to it).
-export type { ApprovalAnswer, ApprovalEvent, ApprovalRequest, Approvals, HostApprover } from "./tools/approvals.ts";
-export type { CallToolResult } from "./tools/context.ts";
+export type { ApprovalAnswer, ApprovalEvent, ApprovalRequest, Approvals, CallToolResult, HostApprover } from "./tools/index.ts";
 export type { ShellSession, ShellState } from "./shell/session.ts";
 export type { DirEntry, RuntimeFs } from "./runtime/types.ts";
 

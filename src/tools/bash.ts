@@ -13,16 +13,10 @@ import { approverWords, type ApprovalOutcome } from "./approvals.ts";
 import { exampleCall } from "./args.ts";
 import { type CallInfo, errorOutcome, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
 import { clip, formatDuration } from "../lib/text.ts";
-import { toolSpec } from "./specs.ts";
+import { toolSpec, type ToolArgs } from "./specs.ts";
 
-export interface BashArgs {
-  command: string;
-  timeout?: number;
-  is_input?: boolean;
-  /** With is_input: false sends the text without Enter. */
-  enter?: boolean;
-  run_in_background?: boolean;
-}
+/** bash's arguments, from its zod spec (with is_input, enter false sends the text without Enter). */
+export type BashArgs = ToolArgs<"bash">;
 
 /** Commands held because bash would read more lines first (an open heredoc): per shell session, unsent. */
 const held = new WeakMap<object, string>();

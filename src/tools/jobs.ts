@@ -3,6 +3,7 @@
 import { MESSAGES, TOOLS } from "../limits.ts";
 import { JobError, type JobInfo } from "../shell/jobs.ts";
 import { errorOutcome, type ToolHost, type ToolOutcome } from "./context.ts";
+import type { ToolArgs } from "./specs.ts";
 import { clip, formatDuration } from "../lib/text.ts";
 
 /** `3` or `"3"` means job-3 when there is no job called "3". */
@@ -40,7 +41,7 @@ function refused(host: ToolHost, id: string): ToolOutcome | null {
   return why === null ? null : errorOutcome(why, { jobId: id, reason: "not-owner" });
 }
 
-export async function jobOutputTool(host: ToolHost, args: { id: string; wait?: number }): Promise<ToolOutcome> {
+export async function jobOutputTool(host: ToolHost, args: ToolArgs<"job_output">): Promise<ToolOutcome> {
   const denied = refused(host, jobId(host, args.id));
   if (denied !== null) return denied;
   const notes: string[] = [];
@@ -73,7 +74,7 @@ export async function jobOutputTool(host: ToolHost, args: { id: string; wait?: n
   }
 }
 
-export async function jobKillTool(host: ToolHost, args: { id: string }): Promise<ToolOutcome> {
+export async function jobKillTool(host: ToolHost, args: ToolArgs<"job_kill">): Promise<ToolOutcome> {
   const id = jobId(host, args.id);
   const denied = refused(host, id);
   if (denied !== null) return denied;
