@@ -13,13 +13,10 @@
 
 import { MESSAGES } from "../limits.ts";
 import { callListener } from "../lib/listeners.ts";
-import { REJECTED_TYPE, type PortLike } from "./transport.ts";
+import { CONNECT_TYPE, HELLO_TYPE, READY, READY_TYPE, REJECTED_TYPE } from "./protocol.ts";
+import type { PortLike } from "./transport.ts";
 
-export const READY = Object.freeze({ type: "sandshell:ready", protocol: "mcp", version: 1 } as const);
-export const HELLO_TYPE = "sandshell:hello";
-export const CONNECT_TYPE = "sandshell:connect";
-export const READY_TYPE = "sandshell:ready";
-export { REJECTED_TYPE };
+export { CONNECT_TYPE, HELLO_TYPE, READY, READY_TYPE, REJECTED_TYPE };
 
 export interface OriginPolicy {
   /** The sandbox page's own origin (always allowed, unless it is the opaque "null"). */

@@ -3,11 +3,10 @@
 
 import { serveSandbox, type ApiEvent, type ApiServer } from "../api/index.ts";
 import { connectOverPort } from "../client/index.ts";
-import { createSandbox, type Sandbox } from "../sandbox.ts";
+import { createSandbox, type CallToolResult, type Sandbox } from "../sandbox.ts";
 import { retryWebContainer, selectRuntime, webContainerStatus, whenWebContainerBoots, type RuntimeProgress } from "../runtime/select.ts";
 import type { Runtime, ShellSpawnOptions, TerminalProcess } from "../runtime/types.ts";
 import { createShellSession } from "../shell/session.ts";
-import type { CallToolResult } from "../tools/context.ts";
 import { toolSpecs } from "../tools/specs.ts";
 import type { DemoAgent } from "./demo.ts";
 import type { Params } from "./params.ts";

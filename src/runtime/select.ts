@@ -31,7 +31,8 @@ import {
 import { createWebContainerRuntime, type WebContainerRuntime, type WebContainerRuntimeOptions } from "./webcontainer.ts";
 import { canaryMessage, runCanary, type CanaryReport, type CanarySessionFactory } from "./webcontainer/canary.ts";
 
-export type RuntimeChoice = "auto" | RuntimeKind;
+/** A runtime kind, or "auto" (see the top of this file). */
+export type RuntimeKindOrAuto = "auto" | RuntimeKind;
 
 export interface RuntimeProgress {
   phase: "checking" | "booting" | "probing" | "falling-back" | "ready";
@@ -213,7 +214,7 @@ async function tryWebContainer(options: SelectRuntimeOptions): Promise<Runtime> 
  * The runtime for `kind`. "auto" never throws for WebContainer trouble: it falls back (see the top of this file) and
  * says why in runtime.note. The other kinds throw when their runtime cannot start.
  */
-export async function selectRuntime(kind: RuntimeChoice, options: SelectRuntimeOptions = {}): Promise<Runtime> {
+export async function selectRuntime(kind: RuntimeKindOrAuto, options: SelectRuntimeOptions = {}): Promise<Runtime> {
   const createEmbedded = options.createEmbedded ?? defaultCreateEmbedded;
   const createNode = options.createNode ?? defaultCreateNode;
   const report = (phase: RuntimeProgress["phase"], runtime: RuntimeKind, message: string): void => {

@@ -6,7 +6,7 @@
 
 import { isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
 import type { FileStat } from "../runtime/types.ts";
-import { errorOutcome, type ToolHost, type ToolOutcome } from "./context.ts";
+import { errorOutcome, type ToolContext, type ToolOutcome } from "./context.ts";
 
 export function errnoOf(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
@@ -34,7 +34,7 @@ export type ResolvedPath =
   | { ok: false; message: string };
 
 /** Resolves symlinks one component at a time, for a path whose end does not exist yet. */
-async function walkRealpath(host: ToolHost, abs: string): Promise<{ path: string } | { dangling: string }> {
+async function walkRealpath(host: ToolContext, abs: string): Promise<{ path: string } | { dangling: string }> {
   let cur = "/";
   for (const part of abs.split("/")) {
     if (part === "" || part === ".") continue;
@@ -57,13 +57,13 @@ async function walkRealpath(host: ToolHost, abs: string): Promise<{ path: string
   return { path: cur };
 }
 
-export function displayPath(host: ToolHost, real: string): string {
+export function displayPath(host: ToolContext, real: string): string {
   if (real === host.workspace) return ".";
   if (isInside(real, host.workspace)) return real.slice(host.workspace.length + (host.workspace.endsWith("/") ? 0 : 1));
   return real;
 }
 
-export async function resolveToolPath(host: ToolHost, input: string, mode: PathMode): Promise<ResolvedPath> {
+export async function resolveToolPath(host: ToolContext, input: string, mode: PathMode): Promise<ResolvedPath> {
   const given = input.trim();
   if (given === "") return { ok: false, message: "The path is empty." };
   if (given.includes("\u0000")) return { ok: false, message: "The path contains a NUL byte." };
@@ -108,7 +108,7 @@ export async function resolveToolPath(host: ToolHost, input: string, mode: PathM
 }
 
 /** The file's bytes, or the error a tool returns when they cannot be read. */
-export async function readBytes(host: ToolHost, r: { path: string; display: string }): Promise<Uint8Array | ToolOutcome> {
+export async function readBytes(host: ToolContext, r: { path: string; display: string }): Promise<Uint8Array | ToolOutcome> {
   try {
     return await host.runtime.fs.readFile(r.path);
   } catch (err) {

@@ -16,7 +16,7 @@ export interface CallToolResult {
 export type ToolStatus = "completed" | "running" | "timeout" | "interrupted" | "blocked" | "denied" | "error";
 
 /** The sandbox's side of a tool call: the same for every call. */
-export interface ToolHost {
+export interface ToolContext {
   readonly runtime: Runtime;
   readonly session: ShellSession;
   /** The workspace's real path (symlinks resolved). */

@@ -8,7 +8,7 @@ import { formatBytes, plural } from "../lib/text.ts";
 import type { DirEntry } from "../runtime/types.ts";
 import { binaryKind } from "./binary.ts";
 import { displayPath, errnoOf, errText, readBytes, resolveToolPath } from "./confine.ts";
-import { errorOutcome, type ToolHost, type ToolOutcome } from "./context.ts";
+import { errorOutcome, type ToolContext, type ToolOutcome } from "./context.ts";
 import type { ToolArgs } from "./specs.ts";
 
 // ------------------------------------------------------------------------------------------------ read_file
@@ -33,7 +33,7 @@ function levenshtein(a: string, b: string): number {
 }
 
 /** "No such file", with similar names from the nearest existing folder. */
-async function notFound(host: ToolHost, real: string, given: string, what = "file"): Promise<ToolOutcome> {
+async function notFound(host: ToolContext, real: string, given: string, what = "file"): Promise<ToolOutcome> {
   // The nearest existing folder, and the name below it that does not exist (the one to find near matches for).
   let dir = parentOf(real);
   let missing = baseName(real);
@@ -59,7 +59,7 @@ async function notFound(host: ToolHost, real: string, given: string, what = "fil
   return errorOutcome(`No such ${what}: ${given}.${hint} Use list_dir to see what is there.`, { path: real });
 }
 
-export async function readFileTool(host: ToolHost, args: ToolArgs<"read_file">): Promise<ToolOutcome> {
+export async function readFileTool(host: ToolContext, args: ToolArgs<"read_file">): Promise<ToolOutcome> {
   const r = await resolveToolPath(host, args.path, "read");
   if (!r.ok) return errorOutcome(r.message);
   if (r.stat === null) return notFound(host, r.path, args.path);
@@ -163,7 +163,7 @@ function countLines(s: string): number {
   return s.endsWith("\n") ? n - 1 : n;
 }
 
-export async function writeFileTool(host: ToolHost, args: ToolArgs<"write_file">): Promise<ToolOutcome> {
+export async function writeFileTool(host: ToolContext, args: ToolArgs<"write_file">): Promise<ToolOutcome> {
   const r = await resolveToolPath(host, args.path, "write");
   if (!r.ok) return errorOutcome(r.message);
   if (r.stat !== null && r.stat.type === "dir") {
@@ -238,7 +238,7 @@ function notFoundHelp(text: string, old: string): string {
 }
 
 export async function editFileTool(
-  host: ToolHost,
+  host: ToolContext,
   args: ToolArgs<"edit_file">,
 ): Promise<ToolOutcome> {
   const r = await resolveToolPath(host, args.path, "write");
@@ -320,7 +320,7 @@ export async function editFileTool(
 
 const NAME_ONLY = new Set(["node_modules", ".git"]);
 
-export async function listDirTool(host: ToolHost, args: ToolArgs<"list_dir">): Promise<ToolOutcome> {
+export async function listDirTool(host: ToolContext, args: ToolArgs<"list_dir">): Promise<ToolOutcome> {
   const given = args.path ?? ".";
   const r = await resolveToolPath(host, given.trim() === "" ? "." : given, "read");
   if (!r.ok) return errorOutcome(r.message);

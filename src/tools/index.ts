@@ -3,7 +3,7 @@
 import { INPUT, MESSAGES } from "../limits.ts";
 import { parseToolArguments, type ParsedArguments } from "./args.ts";
 import { bashTool } from "./bash.ts";
-import { type CallInfo, type CallToolResult, type ToolHost, type ToolOutcome } from "./context.ts";
+import { type CallInfo, type CallToolResult, type ToolContext, type ToolOutcome } from "./context.ts";
 import { clip } from "../lib/text.ts";
 import { editFileTool, listDirTool, readFileTool, writeFileTool } from "./files.ts";
 import { jobKillTool, jobOutputTool } from "./jobs.ts";
@@ -23,7 +23,7 @@ export {
   type ApproverFunction,
   type HostApprover,
 } from "./approvals.ts";
-export type { CallInfo, CallToolResult, ToolHost, ToolOutcome, ToolStatus } from "./context.ts";
+export type { CallInfo, CallToolResult, ToolContext, ToolOutcome, ToolStatus } from "./context.ts";
 
 function toResult(outcome: ToolOutcome, parsed: ParsedArguments | null): CallToolResult {
   const lines = [outcome.text];
@@ -59,7 +59,7 @@ function tooLarge(problem: string, parameter: string | null): CallToolResult {
 }
 
 /** What runs each tool, typed by its zod spec's output (tools/specs.ts): a tool added to the specs must be added here. */
-type ToolRegistry = { [N in ToolName]: (host: ToolHost, call: CallInfo, args: ToolArgs<N>) => Promise<ToolOutcome> };
+type ToolRegistry = { [N in ToolName]: (host: ToolContext, call: CallInfo, args: ToolArgs<N>) => Promise<ToolOutcome> };
 
 const REGISTRY: ToolRegistry = {
   bash: bashTool,
@@ -75,13 +75,13 @@ const REGISTRY: ToolRegistry = {
  * Runs tool `name` on arguments that parseToolArguments has checked against the same tool's spec (every parameter
  * of the declared type, the required ones present, unknown ones dropped): the one place they become ToolArgs<N>.
  */
-function runChecked<N extends ToolName>(name: N, host: ToolHost, call: CallInfo, checked: Record<string, unknown>): Promise<ToolOutcome> {
+function runChecked<N extends ToolName>(name: N, host: ToolContext, call: CallInfo, checked: Record<string, unknown>): Promise<ToolOutcome> {
   const run: ToolRegistry[N] = REGISTRY[name];
   return run(host, call, checked as ToolArgs<N>);
 }
 
 /** Runs one tool call. `host` is the sandbox's side; `call` this call's (signal, streaming, audit). */
-export async function runTool(host: ToolHost, name: string, rawArgs: unknown, call: CallInfo): Promise<CallToolResult> {
+export async function runTool(host: ToolContext, name: string, rawArgs: unknown, call: CallInfo): Promise<CallToolResult> {
   const spec = typeof name === "string" ? toolSpec(name, host.workspace) : undefined;
   if (spec === undefined) {
     const shown = typeof name === "string" ? JSON.stringify(clip(name, MESSAGES.nameChars)) : String(name);
