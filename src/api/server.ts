@@ -10,7 +10,7 @@
 //   - streamed output becomes notifications/progress (message = the new output, progress = characters so
 //     far) when the caller gave _meta.progressToken;
 //   - notifications/cancelled aborts the handler's signal, which the sandbox turns into C-c;
-//   - approvals: when the client declared the elicitation capability, the call carries a host approver that
+//   - approvals (elicitation.ts): when the client declared the elicitation capability, the call carries a host approver that
 //     asks this client with elicitation/create; the sandbox uses it when its approver is "host", and the
 //     UI otherwise (or when the client cannot be asked).
 
