@@ -2,7 +2,7 @@
 // port, by a tiny static server started here), frames the playground (vite preview, port 4173), connects
 // with the client SDK, and drives the sandbox; and a page whose origin is not on the list is refused.
 //
-// Needs (1) the playground to serve the API: src/main.ts (or src/ui, which it loads) calls serveSandbox,
+// Needs (1) the playground to serve the API: its wiring (src/playground) calls serveSandbox,
 // and (2) the build to include the host page: vite.config.ts build.rollupOptions.input gets
 // `host: examples/host.html`. Until both hold, the tests are skipped with the reason.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -19,16 +19,16 @@ const HOST_PORT = PORT + 1;
 const SANDBOX = `http://localhost:${PORT}`;
 const HOST = `http://localhost:${HOST_PORT}`;
 
-/** Whether the playground's code (src/main.ts and what it loads from src/ui) calls serveSandbox yet. */
+/** Whether the playground's wiring (src/playground: main, app, boot) calls serveSandbox yet. */
 function playgroundServesApi(): boolean {
-  const files = [join(ROOT, "src/main.ts")];
-  const ui = join(ROOT, "src/ui");
-  if (existsSync(ui)) for (const f of readdirSync(ui)) if (f.endsWith(".ts")) files.push(join(ui, f));
+  const files: string[] = [];
+  const wiring = join(ROOT, "src/playground");
+  if (existsSync(wiring)) for (const f of readdirSync(wiring)) if (f.endsWith(".ts")) files.push(join(wiring, f));
   return files.some((f) => readFileSync(f, "utf8").includes("serveSandbox("));
 }
 const servesApi = playgroundServesApi();
 const MISSING_API =
-  "the playground does not serve the postMessage API yet: src/main.ts (or src/ui) must call " +
+  "the playground does not serve the postMessage API yet: its wiring (src/playground) must call " +
   "serveSandbox(sandbox, { origins: new URLSearchParams(location.search).get(\"origins\"), onEvent }) once the sandbox is ready";
 const MISSING_HOST = "the build has no examples/host.html: add `host: examples/host.html` to build.rollupOptions.input in vite.config.ts";
 

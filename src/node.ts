@@ -50,7 +50,7 @@ export async function createSandbox(given: NodeSandboxOptions = {}): Promise<San
 export { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from "./runtime/node.ts";
 export type { Isolation, SandboxMode } from "./runtime/node-sandbox.ts";
 export { createEmbeddedRuntime, type EmbeddedRuntimeOptions } from "./runtime/embedded/index.ts";
-export type { AuditEntry, AuditType, CallOptions, RuntimeChoice, RuntimeInfo, Sandbox, SandboxOptions } from "./sandbox.ts";
+export type { AuditEntry, AuditType, CallOptions, RuntimeChoice, RuntimeInfo, Sandbox, SandboxCallOptions, SandboxOptions } from "./sandbox.ts";
 export {
   Approvals,
   listTools,

@@ -15,10 +15,7 @@ import type { Capabilities, Isolation, Runtime, RuntimeKind, Unsubscribe } from 
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "./shell/session.ts";
 import { CallQueue } from "./sandbox/queue.ts";
 import { SandboxRules } from "./sandbox/rules.ts";
-import { Approvals, type Approver, type HostApprover } from "./tools/approvals.ts";
-import type { CallInfo, CallToolResult, ToolHost } from "./tools/context.ts";
-import { runTool } from "./tools/index.ts";
-import { listTools, type ToolInfo } from "./tools/specs.ts";
+import { Approvals, listTools, runTool, type Approver, type CallInfo, type CallToolResult, type HostApprover, type ToolContext, type ToolInfo } from "./tools/index.ts";
 
 export type RuntimeChoice = "auto" | "webcontainer" | "embedded" | "node" | Runtime;
 
@@ -45,7 +42,7 @@ export interface SandboxOptions {
   runtimeOptions?: SelectRuntimeOptions;
 }
 
-export interface CallOptions {
+export interface SandboxCallOptions {
   /** Aborting interrupts the command with C-c (and cancels a queued call or a pending approval). */
   signal?: AbortSignal;
   /** Cleaned output as it arrives, while a bash command runs. */
@@ -55,6 +52,9 @@ export interface CallOptions {
   /** For approver "host": asks this call's client (MCP elicitation/create). Without one, the UI is asked. */
   hostApprover?: HostApprover;
 }
+
+/** @deprecated The old name of SandboxCallOptions (kept for sandshell/node users). */
+export type CallOptions = SandboxCallOptions;
 
 export interface RuntimeInfo {
   kind: RuntimeKind;
@@ -67,12 +67,17 @@ export interface RuntimeInfo {
 }
 
 export type { AuditEntry, AuditType } from "./audit/log.ts";
+// The sandbox's public surface for the layers above it (ui, api, the playground): they import these from here, never
+// from tools/, shell/ or runtime/ (test/layering.test.ts holds them to it).
+export type { ApprovalAnswer, ApprovalEvent, ApprovalRequest, Approvals, CallToolResult, HostApprover } from "./tools/index.ts";
+export type { ShellSession, ShellState } from "./shell/session.ts";
+export type { DirEntry, RuntimeFs } from "./runtime/types.ts";
 
 export interface Sandbox {
   /** tools/list: the seven tools with JSON Schema. */
   listTools(): ToolInfo[];
   /** tools/call. `args` is an object or the raw JSON string a model produced. Never throws for bad input. */
-  callTool(name: string, args?: unknown, options?: CallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: unknown, options?: SandboxCallOptions): Promise<CallToolResult>;
   /** Denies pending approvals, closes the shell (and every job), and disposes a runtime the sandbox created. */
   close(): Promise<void>;
   readonly closed: boolean;
@@ -115,7 +120,9 @@ async function resolveRuntime(options: SandboxOptions): Promise<{ runtime: Runti
     throw new TypeError(`runtime must be "auto", "webcontainer", "embedded", "node" or a Runtime, not ${JSON.stringify(choice)}`);
   }
   const { selectRuntime } = await import("./runtime/select.ts");
+  // The startup canary checks a booted WebContainer through a real shell session: the shell layer is ours to give.
   const select: SelectRuntimeOptions = { ...(options.runtimeOptions ?? {}) };
+  select.canary ??= createShellSession;
   if (options.workspace !== undefined) {
     select.embedded = { ...select.embedded, workspace: options.workspace };
     select.node = { ...select.node, workspace: options.workspace };
@@ -147,7 +154,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
   const queue = new CallQueue();
   rules.watch(approvals);
 
-  const host: ToolHost = {
+  const host: ToolContext = {
     runtime,
     session,
     workspace,
@@ -169,13 +176,13 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
   const sandbox: Sandbox = {
     listTools: () => listTools(runtime.workspace),
 
-    async callTool(name: string, args?: unknown, opts: CallOptions = {}): Promise<CallToolResult> {
+    async callTool(name: string, args?: unknown, opts: SandboxCallOptions = {}): Promise<CallToolResult> {
       const t0 = performance.now();
       const callId = `call-${++calls}`;
       const who = typeof opts.caller === "string" ? { caller: opts.caller } : {};
       const toolName = typeof name === "string" ? name : String(name);
       record("call", { callId, ...who, tool: toolName, args });
-      const callHost: ToolHost = {
+      const callHost: ToolContext = {
         ...host,
         guard: () => rules.guardFor(opts.caller),
         jobRefusal: (jobId) => callers.jobRefusal(jobId, opts.caller),

@@ -139,6 +139,7 @@ window.sandshellLive = async (): Promise<LiveResult> => {
   const runtime = (await selectRuntime("auto", {
     onProgress: (p) => progress.push(`${Math.round(performance.now() - t0)} ms: ${p.phase} ${p.runtime}: ${p.message}`),
     onCanary: (report) => (canary = report),
+    canary: createShellSession,
   })) as Runtime & Partial<WebContainerRuntime>;
   const bootMs = Math.round(performance.now() - t0);
   if (runtime.kind !== "webcontainer" || runtime.container === undefined) {

@@ -1,5 +1,5 @@
 // The gate in front of the MCP server: every message that arrives on a connection's port passes through
-// inspect() before the MCP SDK sees it. Pure: no DOM, no I/O, no state.
+// inspect() (pure: no DOM, no I/O, no state) before the MCP SDK sees it; GatedTransport applies it to a port.
 //
 // It answers what JSON-RPC 2.0 and MCP name, and hands the SDK only well-formed messages:
 //   -32700 parse error      not JSON: a string that does not parse, a message the port could not
@@ -17,6 +17,7 @@
 // model produced (OpenAI's tool calls carry a string). The SDK's schema wants an object, so the gate
 // moves a string into params._meta[RAW_ARGUMENTS_KEY] and the server's handler takes it from there.
 
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -29,6 +30,7 @@ import {
 import { API, MESSAGES } from "../limits.ts";
 
 import { RAW_ARGUMENTS_KEY } from "./protocol.ts";
+import { MessageDataError, type MessagePortTransport } from "./transport.ts";
 
 export { RAW_ARGUMENTS_KEY };
 
@@ -287,4 +289,74 @@ export function inspect(data: unknown, limits: GateLimits = DEFAULT_LIMITS): Ins
   }
 
   return invalid("a message has a method (request or notification) or a result or error (response); this has neither");
+}
+
+// ------------------------------------------------------------------------------------------------ the gated transport
+
+/** What the gate tells the API's event stream: bad input it answered, or dropped. */
+export interface GateEvent {
+  type: "error-reply" | "ignored";
+  connection: string;
+  detail: string;
+  method?: string;
+  id?: RequestId | null;
+  code?: number;
+}
+
+/** The gate between the port and the SDK: only well-formed messages reach the Server; the rest are answered or dropped here. */
+export class GatedTransport implements Transport {
+  onmessage?: Transport["onmessage"];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly sessionId: string;
+
+  constructor(
+    private readonly inner: MessagePortTransport,
+    private readonly limits: GateLimits | undefined,
+    private readonly emit: (event: GateEvent) => void,
+  ) {
+    this.sessionId = inner.sessionId ?? "";
+  }
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (data: unknown) => this.receive(data);
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error: Error) => {
+      if (error instanceof MessageDataError) {
+        this.reply(null, ErrorCode.ParseError, "Parse error: the message could not be deserialized", undefined);
+        return;
+      }
+      this.onerror?.(error);
+    };
+    await this.inner.start();
+  }
+
+  private receive(data: unknown): void {
+    const verdict = inspect(data, this.limits);
+    switch (verdict.kind) {
+      case "forward":
+        this.onmessage?.(verdict.message);
+        return;
+      case "reply":
+        this.reply(verdict.id, verdict.error.code, verdict.error.message, verdict.method);
+        return;
+      case "ignore":
+        this.emit({ type: "ignored", connection: this.sessionId, detail: verdict.reason, ...(verdict.method !== undefined ? { method: verdict.method } : {}) });
+        return;
+    }
+  }
+
+  private reply(id: RequestId | null, code: number, message: string, method: string | undefined): void {
+    this.emit({ type: "error-reply", connection: this.sessionId, id, code, detail: message, ...(method !== undefined ? { method } : {}) });
+    // JSON-RPC answers what cannot be identified with id null; the SDK's types want an id, so this is sent as is.
+    this.inner.send({ jsonrpc: "2.0", id, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.inner.send(message);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
 }

@@ -12,13 +12,11 @@
 // DOM wiring and nothing else.
 
 import { MESSAGES } from "../limits.ts";
-import { REJECTED_TYPE, type PortLike } from "./transport.ts";
+import { callListener } from "../lib/listeners.ts";
+import { CONNECT_TYPE, HELLO_TYPE, READY, READY_TYPE, REJECTED_TYPE } from "./protocol.ts";
+import type { PortLike } from "./transport.ts";
 
-export const READY = Object.freeze({ type: "sandshell:ready", protocol: "mcp", version: 1 } as const);
-export const HELLO_TYPE = "sandshell:hello";
-export const CONNECT_TYPE = "sandshell:connect";
-export const READY_TYPE = "sandshell:ready";
-export { REJECTED_TYPE };
+export { CONNECT_TYPE, HELLO_TYPE, READY, READY_TYPE, REJECTED_TYPE };
 
 export interface OriginPolicy {
   /** The sandbox page's own origin (always allowed, unless it is the opaque "null"). */
@@ -164,11 +162,7 @@ export function rejectPort(port: PortLike, reason: string): void {
 export function listenForConnections(win: WindowLike, options: ListenOptions): () => void {
   const { policy, onConnect } = options;
   const emit = (event: HandshakeEvent): void => {
-    try {
-      options.onEvent?.(event);
-    } catch (err) {
-      console.error("sandshell: an API event listener threw:", err);
-    }
+    callListener("API event", () => options.onEvent?.(event));
   };
   if (policy.allowAny) emit({ type: "warning", detail: anyOriginWarning() });
 

@@ -3,8 +3,9 @@
 // accepted connection, all on the one sandbox.
 
 import { API } from "../limits.ts";
+import { callListener } from "../lib/listeners.ts";
 import { listenForConnections, parseOrigins, type OriginPolicy, type WindowLike } from "./handshake.ts";
-import { openSession, type ApiEvent, type Session, type ToolHost } from "./server.ts";
+import { openConnection, type ApiConnection, type ApiEvent, type ServedSandbox } from "./server.ts";
 import type { GateLimits } from "./gate.ts";
 import type { PortLike } from "./transport.ts";
 
@@ -26,18 +27,22 @@ export {
 } from "./handshake.ts";
 export { inspect, measure, SERVED_REQUESTS, SERVED_NOTIFICATIONS, type Inspection, type GateLimits } from "./gate.ts";
 export {
-  openSession,
+  openConnection,
   approvalMessage,
   approvalSchema,
   answerFromElicitation,
   SERVER_INFO,
+  type ApiCallOptions,
+  type ApiConnection,
+  type ApiConnectionOptions,
   type ApiEvent,
   type ApiEventType,
-  type CallOptions,
-  type Session,
-  type SessionOptions,
-  type ToolHost,
+  type ServedSandbox,
 } from "./server.ts";
+export { elicitingApprover } from "./elicitation.ts";
+export { GatedTransport, type GateEvent } from "./gate.ts";
+export { CLOSED_TYPE, CONNECT_TYPE, HELLO_TYPE, READY_TYPE, REJECTED_TYPE } from "./protocol.ts";
+
 export { APPROVAL_META_KEY, APPROVAL_CHOICES, RAW_ARGUMENTS_KEY, type ApprovalChoice } from "./protocol.ts";
 export { MessagePortTransport, SandshellRejectedError, type PortLike } from "./transport.ts";
 
@@ -67,20 +72,20 @@ export interface ServeOptions {
 export interface ApiServer {
   readonly policy: OriginPolicy;
   /** Open sessions. */
-  sessions(): Session[];
+  sessions(): ApiConnection[];
   /** Serves MCP on a port directly, as if an allowed page of `origin` had connected (tests, same-page agents). */
-  connect(port: PortLike, origin?: string): Session;
+  connect(port: PortLike, origin?: string): ApiConnection;
   /** Stops listening and closes every session. */
   close(): Promise<void>;
 }
 
-function auditOf(host: ToolHost, options: ServeOptions): AuditSink | null {
+function auditOf(host: ServedSandbox, options: ServeOptions): AuditSink | null {
   if (options.audit !== undefined) return options.audit;
   return typeof host.audit === "function" ? (type, data) => host.audit!(type, data) : null;
 }
 
 /** Serves the sandbox over postMessage. Call it once the sandbox is ready: the ready announcement means ready. */
-export function serveSandbox(host: ToolHost, options: ServeOptions = {}): ApiServer {
+export function serveSandbox(host: ServedSandbox, options: ServeOptions = {}): ApiServer {
   const win = options.window ?? (globalThis as unknown as { window?: WindowLike }).window;
   // window.origin is the document's real origin (about:srcdoc and about:blank frames inherit their parent's);
   // location.origin would say "null" for those.
@@ -101,20 +106,16 @@ export function serveSandbox(host: ToolHost, options: ServeOptions = {}): ApiSer
     } catch (err) {
       console.error("sandshell: the audit log refused an API event:", err);
     }
-    try {
-      options.onEvent?.(event);
-    } catch (err) {
-      console.error("sandshell: an API event listener threw:", err);
-    }
+    callListener("API event", () => options.onEvent?.(event));
   };
   for (const entry of parsed.invalid) {
     emit({ type: "warning", at: Date.now(), detail: `origins: ${JSON.stringify(entry)} is not an origin (scheme://host[:port]) and is ignored` });
   }
 
-  const live = new Set<Session>();
+  const live = new Set<ApiConnection>();
   let counter = 0;
-  const connect = (port: PortLike, origin = self): Session => {
-    const session = openSession(host, port, {
+  const connect = (port: PortLike, origin = self): ApiConnection => {
+    const session = openConnection(host, port, {
       id: `c${++counter}`,
       origin,
       onEvent: emit,

@@ -1,5 +1,17 @@
-// Names that ride on the port besides plain MCP, shared by the server (src/api) and the client SDK
-// (src/client) without pulling the server into a host page's bundle.
+// Every name that rides on the wire besides plain MCP, in one place: the window messages of the handshake, the control
+// messages on a port, and the _meta keys of tools/call and elicitation/create. Shared by the server (src/api) and the
+// client SDK (src/client) without pulling the server into a host page's bundle.
+
+/** Window messages of the handshake (docs/api.md). */
+export const HELLO_TYPE = "sandshell:hello";
+export const CONNECT_TYPE = "sandshell:connect";
+export const READY_TYPE = "sandshell:ready";
+/** What the sandbox page announces to its parent, and answers a hello with. */
+export const READY = Object.freeze({ type: READY_TYPE, protocol: "mcp", version: 1 } as const);
+
+/** Control messages on a port: the sandbox refused the page's origin; the other end is closing. */
+export const REJECTED_TYPE = "sandshell:rejected";
+export const CLOSED_TYPE = "sandshell:closed";
 
 /** tools/call `arguments` given as a raw JSON string travel past the SDK's schema under this _meta key. */
 export const RAW_ARGUMENTS_KEY = "sandshell/rawArguments";

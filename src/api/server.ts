@@ -10,12 +10,11 @@
 //   - streamed output becomes notifications/progress (message = the new output, progress = characters so
 //     far) when the caller gave _meta.progressToken;
 //   - notifications/cancelled aborts the handler's signal, which the sandbox turns into C-c;
-//   - approvals: when the client declared the elicitation capability, the call carries a host approver that
+//   - approvals (elicitation.ts): when the client declared the elicitation capability, the call carries a host approver that
 //     asks this client with elicitation/create; the sandbox uses it when its approver is "host", and the
 //     UI otherwise (or when the client cannot be asked).
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
   EmptyResultSchema,
@@ -26,27 +25,25 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { API, MESSAGES } from "../limits.ts";
-import { clip } from "../tools/context.ts";
-import type { ApprovalAnswer, ApprovalRequest, HostApprover } from "../tools/approvals.ts";
-import { inspect, type GateLimits } from "./gate.ts";
-import { APPROVAL_META_KEY, RAW_ARGUMENTS_KEY } from "./protocol.ts";
-import { MessageDataError, MessagePortTransport, type PortLike } from "./transport.ts";
+import { clip } from "../lib/text.ts";
+import { callListener } from "../lib/listeners.ts";
+import type { SandboxCallOptions } from "../sandbox.ts";
+import { elicitingApprover } from "./elicitation.ts";
+import { GatedTransport, type GateLimits } from "./gate.ts";
+import { RAW_ARGUMENTS_KEY } from "./protocol.ts";
+import { MessagePortTransport, type PortLike } from "./transport.ts";
+
+export { answerFromElicitation, approvalMessage, approvalSchema } from "./elicitation.ts";
 
 export const SERVER_INFO = { name: "sandshell", version: "0.1.0" } as const;
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  onOutput?: (chunk: string) => void;
-  /** Asks the calling client (MCP elicitation) when the sandbox's approver is "host". */
-  hostApprover?: HostApprover;
-  /** The connection's id, for the audit log. */
-  caller?: string;
-}
+/** What the API passes with each call: the sandbox's call options (signal, streamed output, host approver, caller). */
+export type ApiCallOptions = Pick<SandboxCallOptions, "signal" | "onOutput" | "hostApprover" | "caller">;
 
-/** What the API needs of the sandbox (src/sandbox.ts's Sandbox fits). */
-export interface ToolHost {
+/** What the API needs of the sandbox (src/sandbox.ts's Sandbox fits; the playground passes one that follows a retry). */
+export interface ServedSandbox {
   listTools(): ReadonlyArray<{ name: string; description?: string; inputSchema: { type: "object"; [key: string]: unknown } }>;
-  callTool(name: string, args: Record<string, unknown> | string, options?: CallOptions): Promise<CallToolResult | { content: unknown[]; [key: string]: unknown }>;
+  callTool(name: string, args: Record<string, unknown> | string, options?: ApiCallOptions): Promise<CallToolResult | { content: unknown[]; [key: string]: unknown }>;
   /** The sandbox's audit log: protocol events are recorded as type "event" with event "api.<type>". */
   audit?(type: "event", data: Record<string, unknown>): unknown;
   /** A connection ended: whatever the sandbox kept for it (rules its client added for itself) goes. */
@@ -77,7 +74,7 @@ export interface ApiEvent {
   code?: number;
 }
 
-export interface SessionOptions {
+export interface ApiConnectionOptions {
   /** A short id for this connection (events, audit log, approvals' caller). */
   id: string;
   origin: string;
@@ -87,151 +84,24 @@ export interface SessionOptions {
   heartbeat?: { intervalMs: number; timeoutMs: number };
 }
 
-export interface Session {
+/** One connection: an MCP session (its own MCP Server) on one port, for one accepted origin. */
+export interface ApiConnection {
   readonly id: string;
   readonly origin: string;
   readonly server: Server;
-  /** Resolves when the session has closed (either end). */
+  /** Resolves when the connection has closed (either end). */
   readonly closed: Promise<void>;
   close(): Promise<void>;
 }
 
 function emitter(options: { onEvent?: (event: ApiEvent) => void }): (event: Omit<ApiEvent, "at">) => void {
   return (event) => {
-    try {
-      options.onEvent?.({ ...event, at: Date.now() });
-    } catch (err) {
-      console.error("sandshell: an API event listener threw:", err);
-    }
-  };
-}
-
-/** The gate between the port and the SDK: only well-formed messages reach the Server; the rest are answered or dropped here. */
-class GatedTransport implements Transport {
-  onmessage?: Transport["onmessage"];
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  readonly sessionId: string;
-
-  constructor(
-    private readonly inner: MessagePortTransport,
-    private readonly limits: GateLimits | undefined,
-    private readonly emit: (event: Omit<ApiEvent, "at">) => void,
-  ) {
-    this.sessionId = inner.sessionId ?? "";
-  }
-
-  async start(): Promise<void> {
-    this.inner.onmessage = (data: unknown) => this.receive(data);
-    this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (error: Error) => {
-      if (error instanceof MessageDataError) {
-        this.reply(null, ErrorCode.ParseError, "Parse error: the message could not be deserialized", undefined);
-        return;
-      }
-      this.onerror?.(error);
-    };
-    await this.inner.start();
-  }
-
-  private receive(data: unknown): void {
-    const verdict = inspect(data, this.limits);
-    switch (verdict.kind) {
-      case "forward":
-        this.onmessage?.(verdict.message);
-        return;
-      case "reply":
-        this.reply(verdict.id, verdict.error.code, verdict.error.message, verdict.method);
-        return;
-      case "ignore":
-        this.emit({ type: "ignored", connection: this.sessionId, detail: verdict.reason, ...(verdict.method !== undefined ? { method: verdict.method } : {}) });
-        return;
-    }
-  }
-
-  private reply(id: RequestId | null, code: number, message: string, method: string | undefined): void {
-    this.emit({ type: "error-reply", connection: this.sessionId, id, code, detail: message, ...(method !== undefined ? { method } : {}) });
-    // JSON-RPC answers what cannot be identified with id null; the SDK's types want an id, so this is sent as is.
-    this.inner.send({ jsonrpc: "2.0", id, error: { code, message } } as unknown as JSONRPCMessage).catch(() => {});
-  }
-
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.inner.send(message);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
-
-
-/** The text a person reads in the host's approval dialog. */
-export function approvalMessage(request: ApprovalRequest): string {
-  const lines = [
-    `The agent wants to run a command that needs your approval${request.background ? " (as a background job)" : ""}:`,
-    "",
-    clip(request.command, MESSAGES.approvalCommandChars),
-    "",
-    `In: ${request.cwd}`,
-    `Rule: ${request.rule}`,
-    `Why: ${request.reason}`,
-    "",
-    `Choose allow-once, always (adds the rule "${request.suggestedRule}" for this session; you may edit it), or deny (the note goes back to the agent).`,
-  ];
-  return lines.join("\n");
-}
-
-/** The form of an approval elicitation: decision, rule (for "always"), note (for the agent). */
-export function approvalSchema(request: ApprovalRequest) {
-  return {
-    type: "object" as const,
-    properties: {
-      decision: {
-        type: "string" as const,
-        title: "Decision",
-        description: "Run the command once, run it and allow commands like it for this session, or refuse it.",
-        oneOf: [
-          { const: "allow-once", title: "Allow once" },
-          { const: "always", title: "Always allow (adds the rule)" },
-          { const: "deny", title: "Deny" },
-        ],
-      },
-      rule: {
-        type: "string" as const,
-        title: "Rule for Always allow",
-        description: "Commands matching this are allowed for the rest of the session; `*` matches any rest of a word.",
-        default: request.suggestedRule,
-      },
-      note: {
-        type: "string" as const,
-        title: "Note to the agent",
-        description: "Optional: why, or what to do instead; the agent reads it.",
-      },
-    },
-    required: ["decision"],
-  };
-}
-
-/** Turns an elicitation result into an approval answer. */
-export function answerFromElicitation(result: { action: string; content?: Record<string, unknown> }): ApprovalAnswer {
-  const content = result.content ?? {};
-  const note = typeof content.note === "string" && content.note.trim() !== "" ? content.note.trim() : undefined;
-  if (result.action === "accept") {
-    const d = content.decision;
-    const decision = d === "allow-once" || d === "allow" ? "allow" : d === "always" ? "always" : "deny";
-    const answer: ApprovalAnswer = { decision };
-    if (decision === "always" && typeof content.rule === "string" && content.rule.trim() !== "") answer.rule = content.rule.trim();
-    if (note !== undefined) answer.note = note;
-    return answer;
-  }
-  return {
-    decision: "deny",
-    note: note ?? (result.action === "decline" ? "The host declined the command." : "The host dismissed the approval without choosing."),
+    callListener("API event", () => options.onEvent?.({ ...event, at: Date.now() }));
   };
 }
 
 /** Serves MCP on one port for an already-accepted origin. */
-export function openSession(host: ToolHost, port: PortLike, options: SessionOptions): Session {
+export function openConnection(host: ServedSandbox, port: PortLike, options: ApiConnectionOptions): ApiConnection {
   const emit = emitter(options);
   const base = { connection: options.id, origin: options.origin };
   const inner = new MessagePortTransport(port, { sessionId: options.id });
@@ -277,36 +147,7 @@ export function openSession(host: ToolHost, port: PortLike, options: SessionOpti
       };
     }
 
-    const caps = server.getClientCapabilities();
-    const canAsk = caps?.elicitation !== undefined && (caps.elicitation as { form?: unknown }).form !== undefined;
-    const hostApprover: HostApprover | undefined = canAsk
-      ? async (approval, signal) => {
-          const timeout = Math.max(1_000, approval.expiresAt - Date.now());
-          const result = await server.elicitInput(
-            {
-              mode: "form",
-              message: approvalMessage(approval),
-              requestedSchema: approvalSchema(approval),
-              _meta: {
-                [APPROVAL_META_KEY]: {
-                  id: approval.id,
-                  tool: approval.tool,
-                  command: approval.command,
-                  cwd: approval.cwd,
-                  background: approval.background,
-                  rule: approval.rule,
-                  reason: approval.reason,
-                  layer: approval.verdict.layer,
-                  suggestedRule: approval.suggestedRule,
-                  expiresAt: approval.expiresAt,
-                },
-              },
-            },
-            { signal, timeout, relatedRequestId: extra.requestId },
-          );
-          return answerFromElicitation(result as { action: string; content?: Record<string, unknown> });
-        }
-      : undefined;
+    const hostApprover = elicitingApprover(server, extra.requestId);
 
     const result = await host.callTool(name, args, {
       signal: extra.signal,

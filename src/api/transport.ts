@@ -15,8 +15,9 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
-export const REJECTED_TYPE = "sandshell:rejected";
-export const CLOSED_TYPE = "sandshell:closed";
+import { CLOSED_TYPE, REJECTED_TYPE } from "./protocol.ts";
+
+export { CLOSED_TYPE, REJECTED_TYPE };
 
 /** The sandbox refused this page's origin (or had no room for another connection). */
 export class SandshellRejectedError extends Error {

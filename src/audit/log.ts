@@ -14,6 +14,7 @@
 
 import { AUDIT } from "../limits.ts";
 import { sha256Hex } from "./sha256.ts";
+import { Listeners } from "../lib/listeners.ts";
 
 export type AuditType = "call" | "verdict" | "approval" | "rule" | "result" | "event" | "input";
 export type AuditRoom = "security" | "activity" | "noise";
@@ -86,7 +87,7 @@ interface FloodWindow {
 export class AuditLog {
   readonly limits: AuditLimits;
   private readonly rooms: Record<AuditRoom, AuditEntry[]> = { security: [], activity: [], noise: [] };
-  private readonly listeners = new Set<(entry: AuditEntry) => void>();
+  private readonly listeners = new Listeners<AuditEntry>("activity");
   private readonly floods = new Map<string, FloodWindow>();
   private seq = 0;
   private closed = false;
@@ -117,8 +118,7 @@ export class AuditLog {
   }
 
   on(listener: (entry: AuditEntry) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** Writes every open flood summary now and stops the timers. */
@@ -133,13 +133,7 @@ export class AuditLog {
     list.push(entry);
     const max = room === "security" ? this.limits.maxEntries : room === "activity" ? this.limits.maxActivityEntries : this.limits.maxNoiseEntries;
     if (list.length > max) list.splice(0, list.length - max);
-    for (const l of [...this.listeners]) {
-      try {
-        l(entry);
-      } catch (err) {
-        console.error("sandshell: an activity listener threw:", err);
-      }
-    }
+    this.listeners.emit(entry);
     return entry;
   }
 

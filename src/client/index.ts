@@ -83,7 +83,8 @@ export interface ConnectOptions {
   window?: HostWindow;
 }
 
-export interface CallOptions {
+/** A host page's options for one tools/call over the connection. */
+export interface ClientCallOptions {
   /** Output as the command produces it (MCP progress notifications). */
   onOutput?: (chunk: string) => void;
   /** Aborting cancels the call (MCP notifications/cancelled), which interrupts the command with C-c. */
@@ -91,6 +92,9 @@ export interface CallOptions {
   /** Client-side limit for this call; default API.callTimeoutMs (the longest command plus an approval wait). */
   timeoutMs?: number;
 }
+
+/** @deprecated The old name of ClientCallOptions. */
+export type CallOptions = ClientCallOptions;
 
 export interface SandboxConnection {
   /** The sandbox's origin. */
@@ -100,7 +104,7 @@ export interface SandboxConnection {
   readonly transport: SandboxTransport;
   listTools(): Promise<ListToolsResult["tools"]>;
   /** `args` is an object or a raw JSON string (as a model produced it; broken JSON is repaired). */
-  callTool(name: string, args?: Record<string, unknown> | string, options?: CallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown> | string, options?: ClientCallOptions): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@
 
 import { DYN, type Word } from "./facts.ts";
 import { gitSubcommand, literalWord, parseArgs, type Effective } from "./commands.ts";
+import { shellQuote } from "../lib/text.ts";
 
 export interface Embedded {
   /** The command line, as a word (dynamic when it holds a variable). */
@@ -272,16 +273,11 @@ function unquote(literal: string): string | null {
   return raw ? m[2]! : m[2]!.replace(/\\(.)/g, (_s, c: string) => ({ n: "\n", t: "\t" })[c] ?? c);
 }
 
-/** Shell-quotes one argv element so that the command line means exactly that word. */
-function quote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The path argument of a delete call: a literal, or the home directory spelled in code. */
 function pathArg(arg: string): string | null {
   if (new RegExp(`^${HOME_EXPR}$`).test(arg)) return '"$HOME"';
   const s = unquote(arg);
-  return s === null ? null : quote(s);
+  return s === null ? null : shellQuote(s);
 }
 
 /** Shell command lines (and deletions, as `rm` lines) inside an interpreter's inline code. */
@@ -302,7 +298,7 @@ export function interpreterCommands(eff: Effective): Embedded[] {
     if (items.some((i) => i === null)) continue;
     const words = items as string[];
     // One string: a command line for the shell. Several: an argv (the program twice for exec*p / spawn list forms).
-    const line = words.length === 1 ? words[0]! : words.map(quote).join(" ");
+    const line = words.length === 1 ? words[0]! : words.map(shellQuote).join(" ");
     push(line, m[1]!.trim());
   }
   // Backticks and %x{} run a shell line in Perl, Ruby and PHP; qx too.

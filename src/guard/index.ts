@@ -6,6 +6,7 @@
 
 import { createAnalyzer } from "./language.ts";
 import { GUARD, MESSAGES, WORKSPACE } from "../limits.ts";
+import { clip } from "../lib/text.ts";
 import type { Command } from "./facts.ts";
 import { looksLikePythonLiteralArgument } from "./literal.ts";
 import { normalizePath } from "./paths.ts";
@@ -65,10 +66,8 @@ function fill(template: string, values: Record<string, string | number>): string
   return out;
 }
 
-// The guard's own: it imports nothing but limits from the rest (tools/context.ts has clip() for the others).
 function shorten(text: string, max: number = MESSAGES.commandChars): string {
-  const oneLine = text.trim();
-  return oneLine.length > max ? oneLine.slice(0, max - 1) + "…" : oneLine;
+  return clip(text.trim(), max);
 }
 
 function layer0(id: string, values: Record<string, string | number> = {}): Verdict {

@@ -20,6 +20,7 @@ import { homedir, tmpdir, userInfo } from "node:os";
 import { delimiter, join, sep } from "node:path";
 import { spawnSync } from "node:child_process";
 import { NODE_SANDBOX } from "../limits.ts";
+import { isInside } from "../lib/paths.ts";
 import type { Isolation } from "./types.ts";
 
 export type { Isolation } from "./types.ts";
@@ -237,10 +238,6 @@ export const CREDENTIAL_PATHS = [
   ".terraform.d/credentials.tfrc.json", ".vault-token", ".pgpass", ".my.cnf",
 ] as const;
 
-function isInsideDir(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
 /** The file system part of the library's config for one sandbox. */
 function fsRules(p: { workspace: string; tempDir: string; hostHome: string; path: string }): {
   allowWrite: string[];
@@ -252,7 +249,7 @@ function fsRules(p: { workspace: string; tempDir: string; hostHome: string; path
   const denyRead: string[] = [sandboxesRoot()];
   const allowRead: string[] = [...own];
   const home = p.hostHome;
-  if (home !== "/" && home !== "" && !own.some((d) => isInsideDir(home, d))) {
+  if (home !== "/" && home !== "" && !own.some((d) => isInside(home, d))) {
     // The host user's home is hidden, except the top folders that hold programs on PATH (~/.cargo, ~/.local, …).
     denyRead.push(home);
     for (const dir of p.path.split(delimiter)) {
@@ -264,7 +261,7 @@ function fsRules(p: { workspace: string; tempDir: string; hostHome: string; path
   // Named too: a deny more specific than an allowRead still holds.
   for (const rel of CREDENTIAL_PATHS) {
     const abs = join(home, rel);
-    if (existsSync(abs) && !own.some((d) => isInsideDir(abs, d))) denyRead.push(abs);
+    if (existsSync(abs) && !own.some((d) => isInside(abs, d))) denyRead.push(abs);
   }
   // The library's own default write path, shared by every sandbox on the host: not a channel between them.
   return { allowWrite: own, denyWrite: ["/tmp/claude"], denyRead, allowRead };

@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, stat
 import * as fsp from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { SHELL } from "../limits.ts";
-import { Listeners } from "./listeners.ts";
+import { Listeners } from "../lib/listeners.ts";
 import { bashPrintMarkers, formatMarker } from "./markers.ts";
 import { nodeFs } from "./node-fs.ts";
 import { cleanEnv, makePrivateDir, openOsSandbox, relayResize, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node-sandbox.ts";

@@ -31,7 +31,8 @@ import {
 import { createWebContainerRuntime, type WebContainerRuntime, type WebContainerRuntimeOptions } from "./webcontainer.ts";
 import { canaryMessage, runCanary, type CanaryReport, type CanarySessionFactory } from "./webcontainer/canary.ts";
 
-export type RuntimeChoice = "auto" | RuntimeKind;
+/** A runtime kind, or "auto" (see the top of this file). */
+export type RuntimeKindOrAuto = "auto" | RuntimeKind;
 
 export interface RuntimeProgress {
   phase: "checking" | "booting" | "probing" | "falling-back" | "ready";
@@ -55,8 +56,10 @@ export interface SelectRuntimeOptions {
   /** Default WEBCONTAINER.unreachableFallbackMs. */
   unreachableFallbackMs?: number;
   /**
-   * The startup canary on a booted WebContainer (webcontainer/canary.ts): the session factory its checks run through.
-   * Default: src/shell's createShellSession, imported on demand. false skips it (tests of other things only).
+   * The startup canary on a booted WebContainer (webcontainer/canary.ts): the session factory its checks run through,
+   * src/shell's createShellSession (the sandbox and the playground pass it in: the runtime layer never imports the
+   * shell above it). false skips it (tests of other things only). Without one a booted WebContainer is not trusted:
+   * "auto" falls back, saying so.
    */
   canary?: CanarySessionFactory | false;
   /** The canary's time limits (default WEBCONTAINER.canaryCommandMs and canaryStartMs). */
@@ -121,19 +124,20 @@ function withNote(runtime: Runtime, note: string): Runtime {
   });
 }
 
-// The session engine sits above the runtimes: the canary gets it as a factory, imported only when a WebContainer
-// has booted (a specifier the bundler still follows: it is part of every bundle anyway).
-const defaultCanarySession: CanarySessionFactory = async (runtime, options) => {
-  const { createShellSession } = await import("../shell/index.ts");
-  return createShellSession(runtime, options);
-};
-
 /** Runs the canary on a booted WebContainer; disposes it and throws the reason when a check fails. */
 async function checkShell(runtime: Runtime, options: SelectRuntimeOptions, report: (message: string) => void): Promise<void> {
   if (options.canary === false) return;
+  if (options.canary === undefined) {
+    await runtime.dispose().catch(() => undefined);
+    throw new WebContainerUnavailableError(
+      "canary-failed",
+      "The WebContainer shell could not be checked: no session factory was given for the startup canary (pass canary: createShellSession).",
+      false,
+    );
+  }
   report("Checking the WebContainer shell (echo, exit codes, cd, a pipe)…");
   const typed = runtime as Partial<WebContainerRuntime>;
-  const result = await runCanary(runtime, options.canary ?? defaultCanarySession, {
+  const result = await runCanary(runtime, options.canary, {
     ...options.canaryLimits,
     multiLine: runtime.capabilities.heredocs && typeof typed.confirmMultiLine === "function",
   });
@@ -210,7 +214,7 @@ async function tryWebContainer(options: SelectRuntimeOptions): Promise<Runtime> 
  * The runtime for `kind`. "auto" never throws for WebContainer trouble: it falls back (see the top of this file) and
  * says why in runtime.note. The other kinds throw when their runtime cannot start.
  */
-export async function selectRuntime(kind: RuntimeChoice, options: SelectRuntimeOptions = {}): Promise<Runtime> {
+export async function selectRuntime(kind: RuntimeKindOrAuto, options: SelectRuntimeOptions = {}): Promise<Runtime> {
   const createEmbedded = options.createEmbedded ?? defaultCreateEmbedded;
   const createNode = options.createNode ?? defaultCreateNode;
   const report = (phase: RuntimeProgress["phase"], runtime: RuntimeKind, message: string): void => {

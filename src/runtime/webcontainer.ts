@@ -18,7 +18,7 @@
 // - Capabilities: probed after boot (webcontainer/probe.ts), one `jsh -c` per probe.
 
 import { WEBCONTAINER, WORKSPACE } from "../limits.ts";
-import { Listeners } from "./listeners.ts";
+import { Listeners } from "../lib/listeners.ts";
 import type {
   Capabilities,
   JobSpawnOptions,
@@ -30,7 +30,8 @@ import type {
 import { loadWebContainerApi, type WcInstance, type WebContainerApi } from "./webcontainer/api.ts";
 import { bootWebContainer, isolationProblem, WebContainerUnavailableError, type IsolationCheck } from "./webcontainer/boot.ts";
 import { createWcFs } from "./webcontainer/fs.ts";
-import { JshOutputShaper, normalizePosix } from "./webcontainer/jsh-stream.ts";
+import { JshOutputShaper } from "./webcontainer/jsh-stream.ts";
+import { normalizePath } from "../lib/paths.ts";
 import { WcTerminalProcess } from "./webcontainer/process.ts";
 import { probeCapabilities, unprobedCapabilities, type ProbeResult } from "./webcontainer/probe.ts";
 
@@ -127,7 +128,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
     timeoutMs: bootTimeoutMs,
   });
 
-  const workspace = normalizePosix(wc.workdir);
+  const workspace = normalizePath(wc.workdir);
   const fs = createWcFs(wc, { helperTimeoutMs: options.fsHelperTimeoutMs });
   const baseEnv: Record<string, string> = { ...WEBCONTAINER_ENV, ...(options.env ?? {}) };
   const drainMs = options.exitDrainMs ?? WEBCONTAINER.exitDrainMs;
@@ -160,7 +161,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
   /** A start directory that exists, as an absolute path (the workspace when `cwd` is missing or gone). */
   async function startDir(cwd: string | undefined): Promise<string> {
     if (cwd === undefined || cwd === "") return workspace;
-    const absolute = normalizePosix(cwd.startsWith("/") ? cwd : `${workspace}/${cwd}`);
+    const absolute = normalizePath(cwd.startsWith("/") ? cwd : `${workspace}/${cwd}`);
     if (absolute === workspace) return workspace;
     const st = await fs.stat(absolute).catch(() => null);
     return st?.type === "dir" ? absolute : workspace;
@@ -202,7 +203,7 @@ export async function createWebContainerRuntime(options: WebContainerRuntimeOpti
       const shaper = new JshOutputShaper({
         startCwd: outside ? workspace : cwd,
         ...(outside ? { initialCd: cwd, writeRaw: (data: string) => target?.writeUnshaped(data) } : {}),
-        home: normalizePosix(`${workspace}/..`), // /home for /home/project, confirmed by the first prompt
+        home: normalizePath(`${workspace}/..`), // /home for /home/project, confirmed by the first prompt
         holdMs,
         startupPromptMs: WEBCONTAINER.startupPromptMs,
         promptAfterExitMs: WEBCONTAINER.promptAfterExitMs,

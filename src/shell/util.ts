@@ -1,14 +1,14 @@
 // Small helpers of the shell layer: time, listener safety, timeouts, and text for notices.
 
 import { SHELL } from "../limits.ts";
+import { callListener } from "../lib/listeners.ts";
+import { clipLine } from "../lib/text.ts";
+
+export { shellQuote } from "../lib/text.ts";
 
 /** Listeners belong to others: one that throws must not break the stream. */
 export function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch (err) {
-    console.error("sandshell: a shell session listener threw:", err);
-  }
+  callListener("shell session", fn);
 }
 
 export function now(): number {
@@ -20,13 +20,9 @@ export function clampTimeout(sec: number | undefined, fallback: number): number 
   return Math.min(v, SHELL.maxTimeoutSec);
 }
 
+/** The command on one line, cut after `chars` characters. */
 export function head(command: string, chars = 80): string {
-  const one = command.replace(/\s+/g, " ").trim();
-  return one.length > chars ? `${one.slice(0, chars)}…` : one;
-}
-
-export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  return clipLine(command, chars + 1);
 }
 
 export function secs(ms: number): string {

@@ -6,6 +6,7 @@
 // call. "Always allow" is returned as an outcome with a rule; the sandbox adds the rule to the session's guard.
 
 import { APPROVALS } from "../limits.ts";
+import { Listeners } from "../lib/listeners.ts";
 import { compileRule, type Verdict } from "../guard/index.ts";
 
 export type ApprovalDecision = "allow" | "always" | "deny";
@@ -159,7 +160,7 @@ export class Approvals {
   readonly expiryMs: number;
   private readonly fn: ApproverFunction | null;
   private readonly waiting = new Map<string, Pending>();
-  private readonly listeners = new Set<(event: ApprovalEvent) => void>();
+  private readonly listeners = new Listeners<ApprovalEvent>("approvals");
   private hostHook: HostApprover | null = null;
   private counter = 0;
   private closed = false;
@@ -198,8 +199,7 @@ export class Approvals {
   }
 
   on(listener: (event: ApprovalEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** The host hook for approver "host" when a call brings none of its own; null removes it. */
@@ -289,12 +289,6 @@ export class Approvals {
   }
 
   private emit(event: ApprovalEvent): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(event);
-      } catch (err) {
-        console.error("sandshell: an approvals listener threw:", err);
-      }
-    }
+    this.listeners.emit(event);
   }
 }

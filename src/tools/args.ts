@@ -12,7 +12,7 @@
 
 import { jsonrepair } from "jsonrepair";
 import { MESSAGES } from "../limits.ts";
-import { clip } from "./context.ts";
+import { clip, shellQuote } from "../lib/text.ts";
 import type { ParamSpec, ParamType, ToolSpec } from "./specs.ts";
 
 export interface ArgumentsReport {
@@ -252,11 +252,7 @@ function decodeString(text: string, knownKeys: readonly string[]): Decoded {
 
 // ------------------------------------------------------------------------------------------------ coercion
 
-/** Quotes one word for bash when it needs it. */
-export function shellQuote(word: string): string {
-  if (word === "") return "''";
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 const OPERATORS = new Set(["|", "||", "&&", ";", "&", ">", ">>", "<", "2>", "2>&1", "&>", "|&"]);
 

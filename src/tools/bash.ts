@@ -11,17 +11,12 @@ import { commandText } from "../shell/wire.ts";
 import { keyToBytes } from "../shell/keys.ts";
 import { approverWords, type ApprovalOutcome } from "./approvals.ts";
 import { exampleCall } from "./args.ts";
-import { type CallInfo, clip, errorOutcome, formatDuration, type ToolHost, type ToolOutcome, type ToolStatus } from "./context.ts";
-import { toolSpec } from "./specs.ts";
+import { type CallInfo, errorOutcome, type ToolContext, type ToolOutcome, type ToolStatus } from "./context.ts";
+import { clip, formatDuration } from "../lib/text.ts";
+import { toolSpec, type ToolArgs } from "./specs.ts";
 
-export interface BashArgs {
-  command: string;
-  timeout?: number;
-  is_input?: boolean;
-  /** With is_input: false sends the text without Enter. */
-  enter?: boolean;
-  run_in_background?: boolean;
-}
+/** bash's arguments, from its zod spec (with is_input, enter false sends the text without Enter). */
+export type BashArgs = ToolArgs<"bash">;
 
 /** Commands held because bash would read more lines first (an open heredoc): per shell session, unsent. */
 const held = new WeakMap<object, string>();
@@ -189,7 +184,7 @@ function expiryText(ms: number): string {
   return formatDuration(ms).replace(/^1 min$/, "1 minute").replace(/ min$/, " minutes");
 }
 
-function deniedOutcome(host: ToolHost, v: Verdict, o: ApprovalOutcome, cwd: string, t0: number): ToolOutcome {
+function deniedOutcome(host: ToolContext, v: Verdict, o: ApprovalOutcome, cwd: string, t0: number): ToolOutcome {
   const approval = { id: o.id, decision: o.decision, by: o.by, ...(o.note ? { note: o.note } : {}) };
   const base = { verdict: v, cwd, durationMs: Math.round(performance.now() - t0), approval };
   if (o.by === "cancel") {
@@ -217,7 +212,7 @@ function deniedOutcome(host: ToolHost, v: Verdict, o: ApprovalOutcome, cwd: stri
   return { text: lines.join("\n"), isError: true, structured: { status: "denied", ...base } };
 }
 
-async function runWithCancel(host: ToolHost, call: CallInfo, start: () => Promise<ShellResult>): Promise<ShellResult> {
+async function runWithCancel(host: ToolContext, call: CallInfo, start: () => Promise<ShellResult>): Promise<ShellResult> {
   const signal = call.signal;
   let settled = false;
   const stop = async (): Promise<void> => {
@@ -246,7 +241,7 @@ interface Gate {
 
 /** The guard's verdict on `command`, and a person's approval when it asks: a result to return, or leave to run. */
 async function gate(
-  host: ToolHost,
+  host: ToolContext,
   call: CallInfo,
   command: string,
   cwd: string,
@@ -301,7 +296,7 @@ async function gate(
   return { verdict, approvalLine, approval };
 }
 
-export async function bashTool(host: ToolHost, call: CallInfo, args: BashArgs): Promise<ToolOutcome> {
+export async function bashTool(host: ToolContext, call: CallInfo, args: BashArgs): Promise<ToolOutcome> {
   const t0 = performance.now();
   const session = host.session;
   const notes: string[] = [];

@@ -16,7 +16,7 @@ export interface CallToolResult {
 export type ToolStatus = "completed" | "running" | "timeout" | "interrupted" | "blocked" | "denied" | "error";
 
 /** The sandbox's side of a tool call: the same for every call. */
-export interface ToolHost {
+export interface ToolContext {
   readonly runtime: Runtime;
   readonly session: ShellSession;
   /** The workspace's real path (symlinks resolved). */
@@ -54,32 +54,4 @@ export interface ToolOutcome {
 
 export function errorOutcome(text: string, extra: Record<string, unknown> = {}): ToolOutcome {
   return { text, isError: true, structured: { status: "error", ...extra } };
-}
-
-/** 1,234 B, 12.3 KB, 4.5 MB */
-/** `text` cut to `max` characters, the last of them "…" when it was longer. */
-export function clip(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max - 1) + "…" : text;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;
-}
-
-/** 850 ms, 3.2 s, 5 min */
-export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`;
-  if (ms < 120_000) {
-    const s = ms / 1000;
-    return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
-  }
-  const min = ms / 60_000;
-  return `${Number.isInteger(min) ? min : min.toFixed(1)} min`;
-}
-
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? word : many}`;
 }

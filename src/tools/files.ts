@@ -1,215 +1,15 @@
 // The file tools: read_file, write_file, edit_file, list_dir. They work on the runtime's file system directly (no
-// shell, no quoting), so code gets into the sandbox byte for byte (no heredoc inside JSON). Paths are relative to the workspace or
-// absolute inside it; `..` and symlinks are resolved first (runtime.fs.realpath, or the nearest existing parent for a
-// path that does not exist yet), and a real path outside the workspace (and the temp folder, for reading: /tmp, or on
-// node the sandbox's private one) is refused. On node the runtime's file system then opens exactly that real path,
-// refusing a symlink swapped in meanwhile (src/runtime/node-fs.ts).
+// shell, no quoting), so code gets into the sandbox byte for byte (no heredoc inside JSON). Every path goes through
+// confine.ts first (real path inside the workspace, or the temp folder for reading); binary.ts tells text from binary.
 
 import { TOOLS } from "../limits.ts";
-import type { DirEntry, FileStat } from "../runtime/types.ts";
-import { errorOutcome, formatBytes, plural, type ToolHost, type ToolOutcome } from "./context.ts";
-
-// ------------------------------------------------------------------------------------------------ paths
-
-function joinPath(dir: string, name: string): string {
-  return dir === "/" ? `/${name}` : `${dir}/${name}`;
-}
-
-function parentOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i <= 0 ? "/" : path.slice(0, i);
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
-
-/** Lexical normalisation: `/a/./b/../c` → `/a/c`. */
-export function normalizeAbsolute(path: string): string {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return "/" + out.join("/");
-}
-
-export function isInside(path: string, root: string): boolean {
-  return root === "/" || path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
-}
-
-function errnoOf(err: unknown): string {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === "string" ? code : "";
-}
-
-function errText(err: unknown): string {
-  const code = errnoOf(err);
-  const msg = err instanceof Error ? err.message : String(err);
-  return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
-}
-
-export type PathMode = "read" | "write";
-
-export type ResolvedPath =
-  | {
-      ok: true;
-      /** The real absolute path (symlinks and `..` resolved). */
-      path: string;
-      /** How to show it to the agent: relative to the workspace when inside it. */
-      display: string;
-      /** lstat of the real path; null when nothing is there yet. */
-      stat: FileStat | null;
-    }
-  | { ok: false; message: string };
-
-/** Resolves symlinks one component at a time, for a path whose end does not exist yet. */
-async function walkRealpath(host: ToolHost, abs: string): Promise<{ path: string } | { dangling: string }> {
-  let cur = "/";
-  for (const part of abs.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      cur = parentOf(cur); // cur is already real, so its parent is too
-      continue;
-    }
-    const next = joinPath(cur, part);
-    const st = await host.runtime.fs.stat(next).catch(() => null);
-    if (st?.type === "symlink") {
-      try {
-        cur = await host.runtime.fs.realpath(next);
-      } catch {
-        return { dangling: next };
-      }
-    } else {
-      cur = next;
-    }
-  }
-  return { path: cur };
-}
-
-export function displayPath(host: ToolHost, real: string): string {
-  if (real === host.workspace) return ".";
-  if (isInside(real, host.workspace)) return real.slice(host.workspace.length + (host.workspace.endsWith("/") ? 0 : 1));
-  return real;
-}
-
-export async function resolveToolPath(host: ToolHost, input: string, mode: PathMode): Promise<ResolvedPath> {
-  const given = input.trim();
-  if (given === "") return { ok: false, message: "The path is empty." };
-  if (given.includes("\u0000")) return { ok: false, message: "The path contains a NUL byte." };
-  let abs: string;
-  if (given === "~" || given.startsWith("~/")) abs = host.workspace + given.slice(1);
-  else if (given.startsWith("/")) abs = given;
-  else abs = joinPath(host.workspace, given);
-
-  let real: string;
-  try {
-    real = await host.runtime.fs.realpath(abs);
-  } catch {
-    const walked = await walkRealpath(host, abs);
-    if ("dangling" in walked) {
-      return { ok: false, message: `"${given}" goes through the symlink ${walked.dangling}, whose target does not exist.` };
-    }
-    real = walked.path;
-  }
-  const lexical = normalizeAbsolute(abs);
-  const roots = mode === "read" ? [host.workspace, host.tmp] : [host.workspace];
-  if (!roots.some((root) => isInside(real, root))) {
-    // The node runtime has a private temp folder ($TMPDIR) instead of the host's shared /tmp.
-    const tmpName = host.tmp === "/tmp" ? "/tmp" : `the sandbox's temp folder ${host.tmp} ($TMPDIR)`;
-    const where = mode === "read" ? `the workspace (${host.workspace}) and ${tmpName}` : `the workspace (${host.workspace})`;
-    const how =
-      real !== lexical
-        ? `resolves through a symlink to ${real}, which is outside ${where}`
-        : given !== real
-          ? `resolves to ${real}, which is outside ${where}`
-          : `is outside ${where}`;
-    return {
-      ok: false,
-      message:
-        `"${given}" ${how}, so it was refused. ` +
-        (mode === "read"
-          ? `The file tools read only inside the workspace and ${tmpName}.`
-          : "The file tools write only inside the workspace; use a path inside it."),
-    };
-  }
-  const stat = await host.runtime.fs.stat(real).catch(() => null);
-  return { ok: true, path: real, display: displayPath(host, real), stat };
-}
-
-/** The file's bytes, or the error a tool returns when they cannot be read. */
-async function readBytes(host: ToolHost, r: { path: string; display: string }): Promise<Uint8Array | ToolOutcome> {
-  try {
-    return await host.runtime.fs.readFile(r.path);
-  } catch (err) {
-    return errorOutcome(`${r.display} could not be read: ${errText(err)}`, { path: r.path });
-  }
-}
-
-// ------------------------------------------------------------------------------------------------ binary files
-
-const MAGIC: Array<[number[] | string, string, number?]> = [
-  [[0x89, 0x50, 0x4e, 0x47], "PNG image"],
-  [[0xff, 0xd8, 0xff], "JPEG image"],
-  ["GIF8", "GIF image"],
-  ["%PDF", "PDF document"],
-  [[0x50, 0x4b, 0x03, 0x04], "ZIP archive (or a format built on ZIP: jar, docx, xlsx)"],
-  [[0x1f, 0x8b], "gzip archive"],
-  ["BZh", "bzip2 archive"],
-  [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], "xz archive"],
-  [[0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], "7-Zip archive"],
-  [[0x7f, 0x45, 0x4c, 0x46], "ELF executable"],
-  [[0x00, 0x61, 0x73, 0x6d], "WebAssembly module"],
-  [[0xca, 0xfe, 0xba, 0xbe], "Java class or Mach-O binary"],
-  [[0xcf, 0xfa, 0xed, 0xfe], "Mach-O binary"],
-  ["SQLite format 3", "SQLite database"],
-  ["wOFF", "WOFF font"],
-  ["wOF2", "WOFF2 font"],
-  ["OggS", "Ogg media"],
-  ["ID3", "MP3 audio"],
-  ["ftyp", "MP4/QuickTime media", 4],
-  ["ustar", "tar archive", 257],
-  ["WEBP", "WebP image", 8],
-  ["WAVE", "WAV audio", 8],
-  ["BM", "BMP image"],
-  [[0x00, 0x00, 0x01, 0x00], "ICO icon"],
-];
-
-function startsWith(bytes: Uint8Array, sig: number[] | string, at = 0): boolean {
-  const arr = typeof sig === "string" ? [...sig].map((c) => c.charCodeAt(0)) : sig;
-  if (bytes.length < at + arr.length) return false;
-  return arr.every((b, i) => bytes[at + i] === b);
-}
-
-/** Null for text; otherwise what kind of binary file it is. */
-export function binaryKind(bytes: Uint8Array): string | null {
-  for (const [sig, name, at] of MAGIC) {
-    if (name === "BMP image" && !(bytes.length > 14 && bytes[0] === 0x42 && bytes[1] === 0x4d && bytes[6] === 0 && bytes[7] === 0)) continue;
-    if (startsWith(bytes, sig, at ?? 0)) return name;
-  }
-  const sample = bytes.subarray(0, TOOLS.binarySniffBytes);
-  if (sample.includes(0)) {
-    // UTF-16 text has NULs too: a BOM says so.
-    if ((sample[0] === 0xff && sample[1] === 0xfe) || (sample[0] === 0xfe && sample[1] === 0xff)) return "UTF-16 text (convert it with iconv)";
-    return "binary data";
-  }
-  // Cut a trailing partial UTF-8 character off the sample before judging it.
-  let end = sample.length;
-  if (bytes.length > sample.length) {
-    let back = 0;
-    while (back < 3 && end - back - 1 >= 0 && ((sample[end - back - 1] ?? 0) & 0xc0) === 0x80) back++;
-    if (end - back - 1 >= 0 && ((sample[end - back - 1] ?? 0) & 0xc0) === 0xc0) end = end - back - 1;
-  }
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(sample.subarray(0, end));
-    return null;
-  } catch {
-    let control = 0;
-    for (const b of sample) if (b < 0x09 || (b > 0x0d && b < 0x20)) control++;
-    return control > sample.length / 10 ? "binary data" : null; // else: text in another encoding, shown lossily
-  }
-}
+import { baseName, joinPath, parentOf } from "../lib/paths.ts";
+import { formatBytes, plural } from "../lib/text.ts";
+import type { DirEntry } from "../runtime/types.ts";
+import { binaryKind } from "./binary.ts";
+import { displayPath, errnoOf, errText, readBytes, resolveToolPath } from "./confine.ts";
+import { errorOutcome, type ToolContext, type ToolOutcome } from "./context.ts";
+import type { ToolArgs } from "./specs.ts";
 
 // ------------------------------------------------------------------------------------------------ read_file
 
@@ -233,7 +33,7 @@ function levenshtein(a: string, b: string): number {
 }
 
 /** "No such file", with similar names from the nearest existing folder. */
-async function notFound(host: ToolHost, real: string, given: string, what = "file"): Promise<ToolOutcome> {
+async function notFound(host: ToolContext, real: string, given: string, what = "file"): Promise<ToolOutcome> {
   // The nearest existing folder, and the name below it that does not exist (the one to find near matches for).
   let dir = parentOf(real);
   let missing = baseName(real);
@@ -259,7 +59,7 @@ async function notFound(host: ToolHost, real: string, given: string, what = "fil
   return errorOutcome(`No such ${what}: ${given}.${hint} Use list_dir to see what is there.`, { path: real });
 }
 
-export async function readFileTool(host: ToolHost, args: { path: string; offset?: number; limit?: number }): Promise<ToolOutcome> {
+export async function readFileTool(host: ToolContext, args: ToolArgs<"read_file">): Promise<ToolOutcome> {
   const r = await resolveToolPath(host, args.path, "read");
   if (!r.ok) return errorOutcome(r.message);
   if (r.stat === null) return notFound(host, r.path, args.path);
@@ -363,7 +163,7 @@ function countLines(s: string): number {
   return s.endsWith("\n") ? n - 1 : n;
 }
 
-export async function writeFileTool(host: ToolHost, args: { path: string; content: string }): Promise<ToolOutcome> {
+export async function writeFileTool(host: ToolContext, args: ToolArgs<"write_file">): Promise<ToolOutcome> {
   const r = await resolveToolPath(host, args.path, "write");
   if (!r.ok) return errorOutcome(r.message);
   if (r.stat !== null && r.stat.type === "dir") {
@@ -438,8 +238,8 @@ function notFoundHelp(text: string, old: string): string {
 }
 
 export async function editFileTool(
-  host: ToolHost,
-  args: { path: string; old_str: string; new_str: string; replace_all?: boolean },
+  host: ToolContext,
+  args: ToolArgs<"edit_file">,
 ): Promise<ToolOutcome> {
   const r = await resolveToolPath(host, args.path, "write");
   if (!r.ok) return errorOutcome(r.message);
@@ -520,7 +320,7 @@ export async function editFileTool(
 
 const NAME_ONLY = new Set(["node_modules", ".git"]);
 
-export async function listDirTool(host: ToolHost, args: { path?: string; depth?: number }): Promise<ToolOutcome> {
+export async function listDirTool(host: ToolContext, args: ToolArgs<"list_dir">): Promise<ToolOutcome> {
   const given = args.path ?? ".";
   const r = await resolveToolPath(host, given.trim() === "" ? "." : given, "read");
   if (!r.ok) return errorOutcome(r.message);

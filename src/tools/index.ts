@@ -2,13 +2,14 @@
 
 import { INPUT, MESSAGES } from "../limits.ts";
 import { parseToolArguments, type ParsedArguments } from "./args.ts";
-import { bashTool, type BashArgs } from "./bash.ts";
-import { clip, type CallInfo, type CallToolResult, type ToolHost, type ToolOutcome } from "./context.ts";
+import { bashTool } from "./bash.ts";
+import { type CallInfo, type CallToolResult, type ToolContext, type ToolOutcome } from "./context.ts";
+import { clip } from "../lib/text.ts";
 import { editFileTool, listDirTool, readFileTool, writeFileTool } from "./files.ts";
 import { jobKillTool, jobOutputTool } from "./jobs.ts";
-import { TOOL_NAMES, toolSpec, type ToolName } from "./specs.ts";
+import { TOOL_NAMES, toolSpec, type ToolArgs, type ToolName } from "./specs.ts";
 
-export { listTools, toolSpecs, toolSpec, TOOL_NAMES, type ToolInfo, type ToolName, type ToolSpec } from "./specs.ts";
+export { listTools, toolSpecs, toolSpec, TOOL_NAMES, type ToolArgs, type ToolInfo, type ToolName, type ToolSpec } from "./specs.ts";
 export { parseToolArguments, joinCommandWords, shellQuote, type ParsedArguments, type ArgumentsReport } from "./args.ts";
 export {
   Approvals,
@@ -22,7 +23,7 @@ export {
   type ApproverFunction,
   type HostApprover,
 } from "./approvals.ts";
-export type { CallInfo, CallToolResult, ToolHost, ToolOutcome, ToolStatus } from "./context.ts";
+export type { CallInfo, CallToolResult, ToolContext, ToolOutcome, ToolStatus } from "./context.ts";
 
 function toResult(outcome: ToolOutcome, parsed: ParsedArguments | null): CallToolResult {
   const lines = [outcome.text];
@@ -57,8 +58,30 @@ function tooLarge(problem: string, parameter: string | null): CallToolResult {
   return toResult({ text: `${problem}. ${instead}`, isError: true, structured: { status: "error", parameter, error: "too-large" } }, null);
 }
 
+/** What runs each tool, typed by its zod spec's output (tools/specs.ts): a tool added to the specs must be added here. */
+type ToolRegistry = { [N in ToolName]: (host: ToolContext, call: CallInfo, args: ToolArgs<N>) => Promise<ToolOutcome> };
+
+const REGISTRY: ToolRegistry = {
+  bash: bashTool,
+  read_file: (host, _call, args) => readFileTool(host, args),
+  write_file: (host, _call, args) => writeFileTool(host, args),
+  edit_file: (host, _call, args) => editFileTool(host, args),
+  list_dir: (host, _call, args) => listDirTool(host, args),
+  job_output: (host, _call, args) => jobOutputTool(host, args),
+  job_kill: (host, _call, args) => jobKillTool(host, args),
+};
+
+/**
+ * Runs tool `name` on arguments that parseToolArguments has checked against the same tool's spec (every parameter
+ * of the declared type, the required ones present, unknown ones dropped): the one place they become ToolArgs<N>.
+ */
+function runChecked<N extends ToolName>(name: N, host: ToolContext, call: CallInfo, checked: Record<string, unknown>): Promise<ToolOutcome> {
+  const run: ToolRegistry[N] = REGISTRY[name];
+  return run(host, call, checked as ToolArgs<N>);
+}
+
 /** Runs one tool call. `host` is the sandbox's side; `call` this call's (signal, streaming, audit). */
-export async function runTool(host: ToolHost, name: string, rawArgs: unknown, call: CallInfo): Promise<CallToolResult> {
+export async function runTool(host: ToolContext, name: string, rawArgs: unknown, call: CallInfo): Promise<CallToolResult> {
   const spec = typeof name === "string" ? toolSpec(name, host.workspace) : undefined;
   if (spec === undefined) {
     const shown = typeof name === "string" ? JSON.stringify(clip(name, MESSAGES.nameChars)) : String(name);
@@ -87,32 +110,9 @@ export async function runTool(host: ToolHost, name: string, rawArgs: unknown, ca
   if (!parsed.ok) {
     return toResult({ text: parsed.message, isError: true, structured: { status: "error", parameter: parsed.parameter } }, { ...parsed, notes: [] });
   }
-  const a = parsed.args;
   let outcome: ToolOutcome;
   try {
-    switch (spec.name as ToolName) {
-      case "bash":
-        outcome = await bashTool(host, call, a as unknown as BashArgs);
-        break;
-      case "read_file":
-        outcome = await readFileTool(host, a as { path: string; offset?: number; limit?: number });
-        break;
-      case "write_file":
-        outcome = await writeFileTool(host, a as { path: string; content: string });
-        break;
-      case "edit_file":
-        outcome = await editFileTool(host, a as { path: string; old_str: string; new_str: string; replace_all?: boolean });
-        break;
-      case "list_dir":
-        outcome = await listDirTool(host, a as { path?: string; depth?: number });
-        break;
-      case "job_output":
-        outcome = await jobOutputTool(host, a as { id: string; wait?: number });
-        break;
-      case "job_kill":
-        outcome = await jobKillTool(host, a as { id: string });
-        break;
-    }
+    outcome = await runChecked(spec.name, host, call, parsed.args);
   } catch (err) {
     outcome = {
       text: `${spec.name} failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`,

@@ -2,10 +2,12 @@
 
 import { MESSAGES, TOOLS } from "../limits.ts";
 import { JobError, type JobInfo } from "../shell/jobs.ts";
-import { clip, errorOutcome, formatDuration, type ToolHost, type ToolOutcome } from "./context.ts";
+import { errorOutcome, type ToolContext, type ToolOutcome } from "./context.ts";
+import type { ToolArgs } from "./specs.ts";
+import { clip, formatDuration } from "../lib/text.ts";
 
 /** `3` or `"3"` means job-3 when there is no job called "3". */
-function jobId(host: ToolHost, id: string): string {
+function jobId(host: ToolContext, id: string): string {
   const known = host.session.listJobs();
   const t = id.trim();
   if (known.some((j) => j.id === t)) return t;
@@ -33,13 +35,13 @@ function jobStructured(j: JobInfo): ToolOutcome["structured"] {
 }
 
 /** An error outcome when the job exists and belongs to another caller. */
-function refused(host: ToolHost, id: string): ToolOutcome | null {
+function refused(host: ToolContext, id: string): ToolOutcome | null {
   if (!host.session.listJobs().some((j) => j.id === id)) return null;
   const why = host.jobRefusal(id);
   return why === null ? null : errorOutcome(why, { jobId: id, reason: "not-owner" });
 }
 
-export async function jobOutputTool(host: ToolHost, args: { id: string; wait?: number }): Promise<ToolOutcome> {
+export async function jobOutputTool(host: ToolContext, args: ToolArgs<"job_output">): Promise<ToolOutcome> {
   const denied = refused(host, jobId(host, args.id));
   if (denied !== null) return denied;
   const notes: string[] = [];
@@ -72,7 +74,7 @@ export async function jobOutputTool(host: ToolHost, args: { id: string; wait?: n
   }
 }
 
-export async function jobKillTool(host: ToolHost, args: { id: string }): Promise<ToolOutcome> {
+export async function jobKillTool(host: ToolContext, args: ToolArgs<"job_kill">): Promise<ToolOutcome> {
   const id = jobId(host, args.id);
   const denied = refused(host, id);
   if (denied !== null) return denied;

@@ -48,7 +48,8 @@ export function keyNamesText(): string {
   return [range, ...other].filter(Boolean).join(", ");
 }
 
-function specs(workspace: string): ToolSpec[] {
+/** Each tool's parameters as a zod object (descriptions name the workspace); ToolArgs is derived from these. */
+function toolSchemas(workspace: string) {
   const pathHint = `Relative to the workspace (${workspace}) or absolute inside it.`;
   const bash = z.object({
     command: z
@@ -106,7 +107,24 @@ function specs(workspace: string): ToolSpec[] {
   const jobKill = z.object({
     id: z.string().describe("The job id to stop, e.g. job-1."),
   });
+  return {
+    bash,
+    read_file: readFile,
+    write_file: writeFile,
+    edit_file: editFile,
+    list_dir: listDir,
+    job_output: jobOutput,
+    job_kill: jobKill,
+  } satisfies Record<ToolName, z.ZodObject>;
+}
 
+type ToolSchemas = ReturnType<typeof toolSchemas>;
+
+/** The arguments a tool receives once tools/args.ts has checked them against its spec: the zod schema's output. */
+export type ToolArgs<N extends ToolName> = z.output<ToolSchemas[N]>;
+
+function specs(workspace: string): ToolSpec[] {
+  const schema = toolSchemas(workspace);
   const list: Array<Omit<ToolSpec, "params">> = [
     {
       name: "bash",
@@ -120,7 +138,7 @@ function specs(workspace: string): ToolSpec[] {
         'is_input=true and an empty command to wait, text to answer, or "C-c" to stop it. Use run_in_background for ' +
         "servers and watchers, then job_output and job_kill. Write files with write_file rather than heredocs. " +
         "Some commands wait for a person's approval; dangerous ones are refused with a hint on what to do instead.",
-      schema: bash,
+      schema: schema.bash,
       example: { command: "ls -la src", timeout: 60 },
       aliases: { cmd: "command", script: "command", input: "command", background: "run_in_background" },
     },
@@ -131,7 +149,7 @@ function specs(workspace: string): ToolSpec[] {
         `offset; lines longer than ${kb(TOOLS.readMaxLineChars)} characters are cut, and at most ` +
         `${kb(TOOLS.readMaxChars)} characters come back per call (it says how to read on). Binary files and files ` +
         `over ${kb(TOOLS.readMaxFileBytes / 1024 / 1024)} MB are refused. Works in the workspace and the temp folder (/tmp; on the node runtime $TMPDIR).`,
-      schema: readFile,
+      schema: schema.read_file,
       example: { path: "src/index.ts", offset: 1, limit: 200 },
       aliases: { file_path: "path", filePath: "path", file: "path", filename: "path", start_line: "offset", lines: "limit" },
     },
@@ -140,7 +158,7 @@ function specs(workspace: string): ToolSpec[] {
       description:
         "Create or overwrite a file with the given content, byte for byte, creating missing folders. This is the way " +
         "to put code into the sandbox: no heredocs, no shell quoting. Only inside the workspace.",
-      schema: writeFile,
+      schema: schema.write_file,
       example: { path: "src/hello.py", content: 'print("hello")\n' },
       aliases: { file_path: "path", filePath: "path", file: "path", filename: "path", text: "content", contents: "content", data: "content" },
     },
@@ -150,7 +168,7 @@ function specs(workspace: string): ToolSpec[] {
         "Replace old_str with new_str in a file. old_str must match exactly (whitespace included) and occur exactly " +
         "once, unless replace_all is true; otherwise nothing changes and the line numbers of every match are listed. " +
         `Returns the edited lines with ${TOOLS.editSnippetLines} lines of context. Only inside the workspace.`,
-      schema: editFile,
+      schema: schema.edit_file,
       example: { path: "src/app.js", old_str: "const port = 3000;", new_str: "const port = 8080;" },
       aliases: {
         file_path: "path",
@@ -170,7 +188,7 @@ function specs(workspace: string): ToolSpec[] {
         `List a folder as a tree with file sizes, folders marked with a trailing /, to the given depth (default ` +
         `${TOOLS.listDefaultDepth}). node_modules and .git are shown by name only. At most ` +
         `${kb(TOOLS.listMaxEntries)} entries. Works in the workspace and the temp folder (/tmp; on the node runtime $TMPDIR).`,
-      schema: listDir,
+      schema: schema.list_dir,
       example: { path: "src", depth: 2 },
       aliases: { dir: "path", directory: "path", folder: "path", file_path: "path", max_depth: "depth" },
     },
@@ -179,14 +197,14 @@ function specs(workspace: string): ToolSpec[] {
       description:
         "Get a background job's new output since the last read, its status and, once it ended, its exit code. " +
         `wait (seconds, at most ${TOOLS.jobMaxWaitSec}) waits for output when there is none yet.`,
-      schema: jobOutput,
+      schema: schema.job_output,
       example: { id: "job-1", wait: 5 },
       aliases: { job_id: "id", jobId: "id", job: "id", timeout: "wait" },
     },
     {
       name: "job_kill",
       description: "Stop a background job (and everything it started).",
-      schema: jobKill,
+      schema: schema.job_kill,
       example: { id: "job-1" },
       aliases: { job_id: "id", jobId: "id", job: "id" },
     },

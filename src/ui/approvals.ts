@@ -3,7 +3,7 @@
 // Keyboard: Enter allows once (in the rule field: always allows that rule; in the note field: denies with the note),
 // A always allows, Escape denies. Focus returns to where it was when the queue is empty.
 
-import type { ApprovalRequest, Approvals } from "../tools/approvals.ts";
+import type { ApprovalRequest, Approvals } from "../sandbox.ts";
 import { h, kbd } from "./dom.ts";
 import { countdown } from "./format.ts";
 

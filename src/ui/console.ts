@@ -2,7 +2,7 @@
 // (the text a model reads and the structuredContent). A person tries the API without writing a host page. Text that
 // is not valid JSON is sent as it is: the sandbox repairs arguments the way a model garbles them, and says so.
 
-import type { CallToolResult } from "../tools/context.ts";
+import type { CallToolResult } from "../sandbox.ts";
 import { h, kbd } from "./dom.ts";
 import { formatDuration, json } from "./format.ts";
 

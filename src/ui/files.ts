@@ -3,7 +3,7 @@
 // read-only view of a file.
 
 import { UI } from "../limits.ts";
-import type { DirEntry, RuntimeFs } from "../runtime/types.ts";
+import type { DirEntry, RuntimeFs } from "../sandbox.ts";
 import { h } from "./dom.ts";
 import { formatBytes } from "./format.ts";
 

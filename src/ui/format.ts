@@ -1,9 +1,9 @@
 // Small formatting helpers for the UI (the tools' own, so that numbers read the same everywhere).
 
 import { MESSAGES } from "../limits.ts";
-import { clip } from "../tools/context.ts";
+import { clip } from "../lib/text.ts";
 
-export { formatBytes, formatDuration } from "../tools/context.ts";
+export { formatBytes, formatDuration } from "../lib/text.ts";
 
 /** 14:03:07 */
 export function clock(iso: string | number): string {

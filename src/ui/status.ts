@@ -2,7 +2,7 @@
 // as a fallback, why, with a retry), the shell's cwd and what runs, the connected agents, the policy.
 // In embed mode the same facts fit one line.
 
-import type { ShellState } from "../shell/session.ts";
+import type { ShellState } from "../sandbox.ts";
 import { h } from "./dom.ts";
 
 export type RuntimeView =

@@ -7,7 +7,7 @@ import { FitAddon } from "@xterm/addon-fit";
 import { Terminal, type ITheme } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { UI } from "../limits.ts";
-import type { ShellSession } from "../shell/session.ts";
+import type { ShellSession } from "../sandbox.ts";
 import { onSchemeChange, scheme, type Scheme } from "./theme.ts";
 
 const DARK: ITheme = {

@@ -1,7 +1,7 @@
 // Bad input on a live connection to the real sandbox: each kind gets the JSON-RPC error the spec names on
 // the wire, or no answer where the spec says so, and a line in the audit log; the sandbox keeps serving.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, serveSandbox } from "../../src/api/index.ts";
+import { openConnection, serveSandbox } from "../../src/api/index.ts";
 import { connectSandbox } from "../../src/client/index.ts";
 import { API } from "../../src/limits.ts";
 import type { Sandbox } from "../../src/node.ts";
@@ -194,7 +194,7 @@ describe("outside a live connection", () => {
 
   it("a message the port cannot deserialize (messageerror) gets -32700 with id null", async () => {
     const port = new FakePort();
-    const session = openSession(sandbox, port, { id: "fake", origin: "http://host.test" });
+    const session = openConnection(sandbox, port, { id: "fake", origin: "http://host.test" });
     await sleep(10);
     port.fire("messageerror");
     expect(port.posted).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/deserialized/) } }]);

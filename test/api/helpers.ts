@@ -1,7 +1,7 @@
 // Helpers for the API tests: a server on a real MessageChannel, the real MCP SDK Client on the other end
 // (through the client SDK), and a raw peer that sends whatever it is told and collects what comes back.
 
-import { serveSandbox, type ApiEvent, type ApiServer, type ServeOptions, type ToolHost } from "../../src/api/index.ts";
+import { serveSandbox, type ApiEvent, type ApiServer, type ServeOptions, type ServedSandbox } from "../../src/api/index.ts";
 import type { PortLike } from "../../src/api/transport.ts";
 import { connectOverPort, type ConnectOptions, type SandboxConnection } from "../../src/client/index.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
@@ -13,7 +13,7 @@ export interface Served {
   events: ApiEvent[];
 }
 
-export function serve(host: ToolHost, options: ServeOptions = {}): Served {
+export function serve(host: ServedSandbox, options: ServeOptions = {}): Served {
   const events: ApiEvent[] = [];
   const api = serveSandbox(host, { selfOrigin: "http://sandbox.test", ...options, onEvent: (e) => events.push(e) });
   return { api, events };

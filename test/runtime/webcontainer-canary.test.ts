@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSandbox } from "../../src/sandbox.ts";
 import { selectRuntime, type RuntimeProgress, type SelectRuntimeOptions, WebContainerUnavailableError } from "../../src/runtime/select.ts";
 import type { Runtime } from "../../src/runtime/types.ts";
+import { createShellSession } from "../../src/shell/session.ts";
 import { CANARY_CHECKS, judge, type CanaryReport } from "../../src/runtime/webcontainer/canary.ts";
 import { DEFAULT_PROFILE, type JshStyle, makeWorld } from "./webcontainer-fake.ts";
 
@@ -26,6 +27,7 @@ function setup(style: Partial<JshStyle>, extra: Partial<SelectRuntimeOptions> = 
     fetch: reachable,
     onProgress: (p) => progress.push(p),
     onCanary: (r) => reports.push(r),
+    canary: createShellSession,
     canaryLimits: { commandMs: 1_500, startMs: 3_000 },
     ...extra,
     webcontainer: { api: w.api, isolation: { isolated: true }, probe: false, promptHoldMs: 30 },
@@ -97,6 +99,15 @@ describe("startup canary", () => {
     expect((err as Error).message).toContain("`false` gave exit code 0");
   }, 20_000);
 
+  it("without a session factory for the canary a booted WebContainer is not trusted: auto falls back and says why", async () => {
+    const { options, reports } = setup({});
+    delete options.canary; // the runtime layer cannot make a shell session itself (it sits below the shell)
+    const rt = await select("auto", options);
+    expect(rt.kind).not.toBe("webcontainer");
+    expect(rt.note).toContain("no session factory was given for the startup canary");
+    expect(reports).toHaveLength(0);
+  }, 20_000);
+
   it("the fallback's reason reaches runtimeInfo and the audit log", async () => {
     const { options } = setup({ tracksCd: false });
     delete options.createEmbedded; // the real embedded runtime
@@ -119,6 +130,7 @@ describe("startup canary", () => {
         browser: true,
         fetch: reachable,
         onCanary: (r) => reports.push(r),
+        canary: createShellSession,
         canaryLimits: { commandMs: 1_500, startMs: 3_000 },
         webcontainer: { api: w.api, isolation: { isolated: true }, probeTimeoutMs: 300, promptHoldMs: 30 },
       });

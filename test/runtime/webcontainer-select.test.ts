@@ -16,6 +16,7 @@ import { bootFrameUrl, WEBCONTAINER_API_VERSION } from "../../src/runtime/webcon
 import { readFileSync } from "node:fs";
 import type { Runtime } from "../../src/runtime/types.ts";
 import { makeWorld } from "./webcontainer-fake.ts";
+import { createShellSession } from "../../src/shell/session.ts";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -57,6 +58,7 @@ function browser(w: ReturnType<typeof makeWorld>, extra: Partial<SelectRuntimeOp
     browser: true,
     fetch: reachable,
     createEmbedded: embedded.create,
+    canary: createShellSession,
     onProgress: (p) => progress.push(p),
     ...extra,
     webcontainer: { api: w.api, isolation: { isolated: true }, probe: false, ...extra.webcontainer },

@@ -11,7 +11,7 @@
 //   forge them: the nonce is never visible to the shell (not in its environment or files).
 
 import { SHELL, WORKSPACE } from "../../limits.ts";
-import { Listeners } from "../listeners.ts";
+import { Listeners } from "../../lib/listeners.ts";
 import type {
   Capabilities,
   JobSpawnOptions,

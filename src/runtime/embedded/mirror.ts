@@ -6,6 +6,8 @@
 
 import type { DirEntry, FileStat, RuntimeFs } from "../types.ts";
 import type { FsEntry, FsOp } from "./protocol.ts";
+// just-bash's path normalisation (`ke`: absolute, no `.`/`..`/empty parts, no trailing slash) is the leaf's normalizePath.
+import { baseName, isInside as isUnder, joinPath, normalizePath, parentOf } from "../../lib/paths.ts";
 
 const DIR_MODE = 0o755;
 const FILE_MODE = 0o644;
@@ -17,41 +19,9 @@ type Entry =
   | { kind: "file"; mode: number; mtime: number; buf: Uint8Array; size: number }
   | { kind: "symlink"; mode: number; mtime: number; target: string };
 
-/** just-bash's path normalisation (`ke`): absolute, no `.`/`..`/empty parts, no trailing slash. */
-export function normalizePath(path: string): string {
-  if (!path || path === "/") return "/";
-  const parts: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join("/")}`;
-}
-
-export function parentOf(path: string): string {
-  const p = normalizePath(path);
-  if (p === "/") return "/";
-  const i = p.lastIndexOf("/");
-  return i === 0 ? "/" : p.slice(0, i);
-}
-
-function joinPath(dir: string, name: string): string {
-  return dir === "/" ? `/${name}` : `${dir}/${name}`;
-}
-
-function baseName(path: string): string {
-  const p = normalizePath(path);
-  return p.slice(p.lastIndexOf("/") + 1);
-}
-
 /** Where a symlink at `link` pointing to `target` leads (just-bash's `ca`). */
 function linkTarget(link: string, target: string): string {
   return target.startsWith("/") ? normalizePath(target) : normalizePath(joinPath(parentOf(link), target));
-}
-
-export function isUnder(path: string, root: string): boolean {
-  return path === root || root === "/" || path.startsWith(`${root}/`);
 }
 
 export class FsError extends Error {

@@ -6,7 +6,7 @@
 import { InMemoryFs } from "just-bash/browser";
 import { DEVICES, UNMIRRORED_PREFIXES } from "./config.ts";
 import type { FsEntry, FsOp } from "./protocol.ts";
-import { isUnder, normalizePath } from "./mirror.ts";
+import { isInside as isUnder, normalizePath } from "../../lib/paths.ts";
 
 type RawEntry =
   | { type: "file"; content: Uint8Array | string; mode: number; mtime: Date }

@@ -8,6 +8,7 @@
 // runtime selection, src/runtime/select.ts) passes a factory, by default src/shell's createShellSession.
 
 import { WEBCONTAINER } from "../../limits.ts";
+import { clip } from "../../lib/text.ts";
 import type { Runtime } from "../types.ts";
 import { UNKNOWN_EXIT_CODE } from "./jsh-stream.ts";
 
@@ -79,8 +80,7 @@ export interface CanaryReport {
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1).replace(/\.0$/, "")} s`;
 
 function quote(text: string, max = 120): string {
-  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  return JSON.stringify(cut);
+  return JSON.stringify(clip(text, max + 1));
 }
 
 /** What is wrong with `r` for `check`, or null. */

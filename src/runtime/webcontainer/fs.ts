@@ -16,7 +16,7 @@
 import { WEBCONTAINER } from "../../limits.ts";
 import type { DirEntry, FileStat, RuntimeFs } from "../types.ts";
 import type { WcInstance, WcProcess } from "./api.ts";
-import { normalizePosix } from "./jsh-stream.ts";
+import { normalizePath } from "../../lib/paths.ts";
 
 const DESCRIPTIONS: Record<string, string> = {
   ENOENT: "no such file or directory",
@@ -155,12 +155,12 @@ export interface WcFsOptions {
 }
 
 export function createWcFs(wc: WcInstance, options: WcFsOptions = {}): RuntimeFs & { toWorkdirRelative(path: string): string | null } {
-  const workdir = normalizePosix(wc.workdir);
+  const workdir = normalizePath(wc.workdir);
   const helperTimeoutMs = options.helperTimeoutMs ?? WEBCONTAINER.fsHelperTimeoutMs;
   const helperAnswerMs = options.helperAnswerMs ?? WEBCONTAINER.fsHelperAnswerMs;
   const chunkBytes = options.helperChunkBytes ?? WEBCONTAINER.fsHelperChunkBytes;
 
-  const abs = (path: string): string => normalizePosix(path.startsWith("/") ? path : `${workdir}/${path}`);
+  const abs = (path: string): string => normalizePath(path.startsWith("/") ? path : `${workdir}/${path}`);
   /** The workdir-relative path wc.fs takes ("." for the workdir itself), or null outside it. */
   const rel = (absolute: string): string | null => {
     if (absolute === workdir) return ".";

@@ -26,6 +26,7 @@
 // run of U+FFFD counts as the prompt's glyph too.
 
 import { SHELL } from "../../limits.ts";
+import { normalizePath } from "../../lib/paths.ts";
 
 const PREFIX = "\x1b]654;";
 const BEL = "\x07";
@@ -82,16 +83,6 @@ export function trailingPromptStart(text: string): number {
   const pathNl = text.lastIndexOf("\n", glyphNl - 1);
   if (pathNl === -1) return 0;
   return pathNl > 0 && text[pathNl - 1] === "\r" ? pathNl - 1 : pathNl;
-}
-
-export function normalizePosix(path: string): string {
-  const out: string[] = [];
-  for (const seg of path.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") out.pop();
-    else out.push(seg);
-  }
-  return `/${out.join("/")}`;
 }
 
 export interface JshShaperOptions {
@@ -165,7 +156,7 @@ export class JshOutputShaper {
   private cdPhase: "none" | "pending" | "running";
 
   constructor(private readonly opts: JshShaperOptions) {
-    this.home = opts.home !== undefined ? normalizePosix(opts.home) : null;
+    this.home = opts.home !== undefined ? normalizePath(opts.home) : null;
     this.cdPhase = opts.initialCd !== undefined && opts.writeRaw !== undefined ? "pending" : "none";
   }
 
@@ -500,17 +491,17 @@ export class JshOutputShaper {
     if (!this.calibrated) {
       // only the first prompt is known to show the start directory: it confirms (or corrects) what `~` stands for
       this.calibrated = true;
-      const start = normalizePosix(this.opts.startCwd);
+      const start = normalizePath(this.opts.startCwd);
       if (shown === "~") this.home = start;
       else if (shown.startsWith("~/")) {
-        const suffix = normalizePosix(shown.slice(1));
+        const suffix = normalizePath(shown.slice(1));
         if (start === suffix) this.home = "/";
         else if (start.endsWith(suffix)) this.home = start.slice(0, start.length - suffix.length) || "/";
         else this.home = null; // contradicts the start directory: `~` is unknown
       }
     }
-    if (shown.startsWith("/")) return normalizePosix(shown);
+    if (shown.startsWith("/")) return normalizePath(shown);
     if (this.home === null) return null;
-    return normalizePosix(`${this.home}/${shown.slice(1)}`);
+    return normalizePath(`${this.home}/${shown.slice(1)}`);
   }
 }

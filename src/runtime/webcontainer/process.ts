@@ -1,7 +1,7 @@
 // A WebContainer process as a TerminalProcess: ONE reader on `output` (the stream is push-only and never ends, so the
 // end comes from `exit`), ONE writer on `input` (getWriter() locks the stream), chunks passed on as they come.
 
-import { Listeners } from "../listeners.ts";
+import { Listeners } from "../../lib/listeners.ts";
 import type { TerminalProcess, Unsubscribe } from "../types.ts";
 import type { WcProcess } from "./api.ts";
 

@@ -3,10 +3,10 @@
 
 import { serveSandbox, type ApiEvent, type ApiServer } from "../api/index.ts";
 import { connectOverPort } from "../client/index.ts";
-import { createSandbox, type Sandbox } from "../sandbox.ts";
+import { createSandbox, type CallToolResult, type Sandbox } from "../sandbox.ts";
 import { retryWebContainer, selectRuntime, webContainerStatus, whenWebContainerBoots, type RuntimeProgress } from "../runtime/select.ts";
 import type { Runtime, ShellSpawnOptions, TerminalProcess } from "../runtime/types.ts";
-import type { CallToolResult } from "../tools/context.ts";
+import { createShellSession } from "../shell/session.ts";
 import { toolSpecs } from "../tools/specs.ts";
 import type { DemoAgent } from "./demo.ts";
 import type { Params } from "./params.ts";
@@ -71,12 +71,12 @@ async function open(runtime: Runtime, params: Params, rules?: Sandbox["rules"] e
 }
 
 export async function startSandbox(params: Params, onProgress: (p: RuntimeProgress) => void): Promise<Started> {
-  return open(await selectRuntime(params.runtime, { onProgress }), params);
+  return open(await selectRuntime(params.runtime, { onProgress, canary: createShellSession }), params);
 }
 
 /** A sandbox on WebContainer again (the status bar's Retry); keeps the policy, approver and the session's rules. */
 export async function retrySandbox(old: Sandbox, params: Params, onProgress: (p: RuntimeProgress) => void): Promise<Started> {
-  return open(await retryWebContainer({ onProgress }), params, old.rules());
+  return open(await retryWebContainer({ onProgress, canary: createShellSession }), params, old.rules());
 }
 
 /** Resolves true when a WebContainer boot still in flight after the fallback completes (for the switch offer). */

@@ -4,7 +4,7 @@
 // shows.
 
 import { UI } from "../limits.ts";
-import type { CallToolResult } from "../tools/context.ts";
+import type { CallToolResult } from "../sandbox.ts";
 
 export interface DemoAgent {
   callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;

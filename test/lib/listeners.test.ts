@@ -1,6 +1,6 @@
 // Every runtime and process fans its output and events out through Listeners.
 import { describe, expect, it, vi } from "vitest";
-import { Listeners } from "../../src/runtime/listeners.ts";
+import { Listeners } from "../../src/lib/listeners.ts";
 
 describe("Listeners", () => {
   it("a listener that throws is logged and the others still hear the event", () => {

@@ -4,13 +4,13 @@
 
 import type { ApiEvent, ApiServer } from "../api/index.ts";
 import type { Sandbox } from "../sandbox.ts";
-import { h } from "./dom.ts";
+import { h } from "../ui/dom.ts";
 import { runDemo } from "./demo.ts";
-import { buildLayout, type Layout } from "./layout.ts";
+import { buildLayout, type Layout } from "../ui/layout.ts";
 import type { ParamProblem, Params } from "./params.ts";
-import { runtimeName, type Agent } from "./status.ts";
-import { initTheme } from "./theme.ts";
-import { offerLateSwitch } from "./switch-offer.ts";
+import { runtimeName, type Agent } from "../ui/status.ts";
+import { initTheme } from "../ui/theme.ts";
+import { offerLateSwitch } from "../ui/switch-offer.ts";
 
 type Boot = typeof import("./boot.ts");
 type Progress = import("./boot.ts").RuntimeProgress;

@@ -1,0 +1,117 @@
+// Path confinement for the file tools: a path the agent gives (relative to the workspace, absolute, or `~/…`) is
+// resolved to its real path first (`..` and symlinks: runtime.fs.realpath, or the nearest existing parent for a path
+// that does not exist yet), and a real path outside the workspace (and the temp folder, for reading: /tmp, or on node
+// the sandbox's private one) is refused. On node the runtime's file system then opens exactly that real path, refusing
+// a symlink swapped in meanwhile (src/runtime/node-fs.ts).
+
+import { isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
+import type { FileStat } from "../runtime/types.ts";
+import { errorOutcome, type ToolContext, type ToolOutcome } from "./context.ts";
+
+export function errnoOf(err: unknown): string {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === "string" ? code : "";
+}
+
+export function errText(err: unknown): string {
+  const code = errnoOf(err);
+  const msg = err instanceof Error ? err.message : String(err);
+  return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
+}
+
+export type PathMode = "read" | "write";
+
+export type ResolvedPath =
+  | {
+      ok: true;
+      /** The real absolute path (symlinks and `..` resolved). */
+      path: string;
+      /** How to show it to the agent: relative to the workspace when inside it. */
+      display: string;
+      /** lstat of the real path; null when nothing is there yet. */
+      stat: FileStat | null;
+    }
+  | { ok: false; message: string };
+
+/** Resolves symlinks one component at a time, for a path whose end does not exist yet. */
+async function walkRealpath(host: ToolContext, abs: string): Promise<{ path: string } | { dangling: string }> {
+  let cur = "/";
+  for (const part of abs.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      cur = parentOf(cur); // cur is already real, so its parent is too
+      continue;
+    }
+    const next = joinPath(cur, part);
+    const st = await host.runtime.fs.stat(next).catch(() => null);
+    if (st?.type === "symlink") {
+      try {
+        cur = await host.runtime.fs.realpath(next);
+      } catch {
+        return { dangling: next };
+      }
+    } else {
+      cur = next;
+    }
+  }
+  return { path: cur };
+}
+
+export function displayPath(host: ToolContext, real: string): string {
+  if (real === host.workspace) return ".";
+  if (isInside(real, host.workspace)) return real.slice(host.workspace.length + (host.workspace.endsWith("/") ? 0 : 1));
+  return real;
+}
+
+export async function resolveToolPath(host: ToolContext, input: string, mode: PathMode): Promise<ResolvedPath> {
+  const given = input.trim();
+  if (given === "") return { ok: false, message: "The path is empty." };
+  if (given.includes("\u0000")) return { ok: false, message: "The path contains a NUL byte." };
+  let abs: string;
+  if (given === "~" || given.startsWith("~/")) abs = host.workspace + given.slice(1);
+  else if (given.startsWith("/")) abs = given;
+  else abs = joinPath(host.workspace, given);
+
+  let real: string;
+  try {
+    real = await host.runtime.fs.realpath(abs);
+  } catch {
+    const walked = await walkRealpath(host, abs);
+    if ("dangling" in walked) {
+      return { ok: false, message: `"${given}" goes through the symlink ${walked.dangling}, whose target does not exist.` };
+    }
+    real = walked.path;
+  }
+  const lexical = normalizePath(abs);
+  const roots = mode === "read" ? [host.workspace, host.tmp] : [host.workspace];
+  if (!roots.some((root) => isInside(real, root))) {
+    // The node runtime has a private temp folder ($TMPDIR) instead of the host's shared /tmp.
+    const tmpName = host.tmp === "/tmp" ? "/tmp" : `the sandbox's temp folder ${host.tmp} ($TMPDIR)`;
+    const where = mode === "read" ? `the workspace (${host.workspace}) and ${tmpName}` : `the workspace (${host.workspace})`;
+    const how =
+      real !== lexical
+        ? `resolves through a symlink to ${real}, which is outside ${where}`
+        : given !== real
+          ? `resolves to ${real}, which is outside ${where}`
+          : `is outside ${where}`;
+    return {
+      ok: false,
+      message:
+        `"${given}" ${how}, so it was refused. ` +
+        (mode === "read"
+          ? `The file tools read only inside the workspace and ${tmpName}.`
+          : "The file tools write only inside the workspace; use a path inside it."),
+    };
+  }
+  const stat = await host.runtime.fs.stat(real).catch(() => null);
+  return { ok: true, path: real, display: displayPath(host, real), stat };
+}
+
+/** The file's bytes, or the error a tool returns when they cannot be read. */
+export async function readBytes(host: ToolContext, r: { path: string; display: string }): Promise<Uint8Array | ToolOutcome> {
+  try {
+    return await host.runtime.fs.readFile(r.path);
+  } catch (err) {
+    return errorOutcome(`${r.display} could not be read: ${errText(err)}`, { path: r.path });
+  }
+}
