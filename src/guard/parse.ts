@@ -9,6 +9,7 @@ import { DYN, type Command, type FunctionDef, type Redirect, type Script, type S
 import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
 import { embeddedCode } from "./embedded.ts";
 import { resolvePath } from "./paths.ts";
+import { decodeAnsiC as decodeAnsiCAsBash } from "../lib/text.ts";
 import { cdTarget, DYN_NUM, Scope, type ScopeState } from "./scope.ts";
 import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
 import { EXPANSION_BARE, EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
@@ -1017,7 +1018,7 @@ export class ScriptAnalyzer {
         case "raw_string":
           return n.text.slice(1, -1);
         case "ansi_c_string":
-          return decodeAnsiC(n.text.slice(2, -1));
+          return decodeAnsiCAsBash(n.text.slice(2, -1)); // octal and hex escapes are bytes, read as UTF-8, as bash does
         case "string":
         case "translated_string":
         case "heredoc_body":
