@@ -2,7 +2,8 @@
 import { defineConfig } from "@playwright/test";
 import { lazyChromiumLaunchOptions } from "./scripts/chromium.ts";
 
-export const PORT = 4173;
+// SANDSHELL_E2E_PORT lets two checkouts run their browser tests side by side (the host page uses PORT + 1).
+export const PORT = Number(process.env.SANDSHELL_E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: "e2e",
