@@ -7,7 +7,7 @@
 import { WEBCONTAINER } from "../../limits.ts";
 import type { Capabilities } from "../types.ts";
 import type { WcInstance } from "./api.ts";
-import { plainLines } from "./jsh-stream.ts";
+import { plainLines } from "./jsh-prompt.ts";
 
 export interface ProbeResult {
   name: string;
