@@ -74,7 +74,7 @@ export interface JshShaperOptions {
 }
 
 export class JshOutputShaper {
-  /** jsh's markers, read as the session reads them: split across chunks, several in one, `ESC \\` or BEL ended. */
+  /** jsh's markers, read as the session reads them: split across chunks, several in one, `ESC \` or BEL ended. */
   private readonly scanner = new MarkerScanner();
   /** Last text passed on (bounded), to read a prompt drawn before its marker. */
   private tail = "";
