@@ -3,7 +3,9 @@
 
 export type RuntimeKind = "webcontainer" | "embedded" | "node";
 
-export type Unsubscribe = () => void;
+import type { Unsubscribe } from "../lib/listeners.ts";
+
+export type { Unsubscribe };
 
 /** An interactive process behind a terminal: the agent's shell, or a background job. */
 export interface TerminalProcess {
