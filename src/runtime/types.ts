@@ -1,9 +1,11 @@
 // The contract every runtime (webcontainer, embedded, node) fulfils. The shell layer programs against
 // this and nothing else; a runtime knows nothing of tools, guards or sessions.
 
-export type RuntimeKind = "webcontainer" | "embedded" | "node";
+import type { Unsubscribe } from "../lib/listeners.ts";
 
-export type Unsubscribe = () => void;
+export type { Unsubscribe };
+
+export type RuntimeKind = "webcontainer" | "embedded" | "node";
 
 /** An interactive process behind a terminal: the agent's shell, or a background job. */
 export interface TerminalProcess {

@@ -9,7 +9,7 @@ import { connectSandbox } from "../../src/client/index.ts";
 import { API, AUDIT, INPUT } from "../../src/limits.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { FakeWindow, frame } from "./fakes.ts";
-import { connect, HOST_ORIGIN, isObject, RawPeer, serve, sleep, textOf, type Served } from "./helpers.ts";
+import { connect, HOST_ORIGIN, isObject, RawPeer, serve, servedSandbox, sleep, textOf, type Served } from "./helpers.ts";
 
 const SANDBOX_ORIGIN = "http://sandbox.test";
 
@@ -106,14 +106,9 @@ describe("a page that is not on the allowlist cannot flush or blind the audit lo
 describe("a client that answers its own approvals (approver=host) cannot allow everything for everyone", () => {
   let sandbox: Sandbox;
   let served: Served;
-  beforeAll(async () => {
-    sandbox = await createSandbox({ runtime: "node", approver: "host" });
-    served = serve(sandbox);
-  });
-  afterAll(async () => {
-    await served.api.close();
-    await sandbox.close();
-  });
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ sandbox, served, close } = await servedSandbox({ approver: "host" })));
+  afterAll(() => close());
 
   it("\"always\" with rule `*`: that one call runs, no rule is added, and the next call (and another connection's) is asked again", async () => {
     let askedA = 0;
@@ -207,8 +202,7 @@ describe("connections whose ports are dropped without goodbye are reclaimed", ()
   });
 
   it("a dropped connection's pending approval and call are cancelled, and its command never runs", async () => {
-    const sandbox = await createSandbox({ runtime: "node", approver: "host" });
-    const served = serve(sandbox, { heartbeat: { intervalMs: 100, timeoutMs: 200 } });
+    const { sandbox, served, close } = await servedSandbox({ approver: "host" }, { heartbeat: { intervalMs: 100, timeoutMs: 200 } });
     const ch = new MessageChannel();
     served.api.connect(ch.port1 as unknown as PortLike, HOST_ORIGIN);
     const peer = new RawPeer(ch.port2);
@@ -226,22 +220,16 @@ describe("connections whose ports are dropped without goodbye are reclaimed", ()
     const { existsSync } = await import("node:fs");
     expect(existsSync(`${sandbox.runtime.workspace}/dropped-ran`)).toBe(false);
     peer.port.close();
-    await served.api.close();
-    await sandbox.close();
+    await close();
   });
 });
 
 describe("a job belongs to the connection that started it", () => {
   let sandbox: Sandbox;
   let served: Served;
-  beforeAll(async () => {
-    sandbox = await createSandbox({ runtime: "node", approver: "deny" });
-    served = serve(sandbox);
-  });
-  afterAll(async () => {
-    await served.api.close();
-    await sandbox.close();
-  });
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ sandbox, served, close } = await servedSandbox({ approver: "deny" })));
+  afterAll(() => close());
 
   it("another connection can neither read nor kill it; the owner and the sandbox's owner (UI, Node caller) can", async () => {
     const a = await connect(served);
@@ -324,8 +312,7 @@ describe("resource bounds: past a bound, a structured error that says what to do
 
 describe("a command still running for one connection is not another's to feed or read", () => {
   it("another connection's is_input is refused and never reaches the command; the owner's input does", async () => {
-    const sandbox = await createSandbox({ runtime: "node", approver: "deny" });
-    const served = serve(sandbox);
+    const { served, close } = await servedSandbox({ approver: "deny" });
     try {
       const a = await connect(served);
       const b = await connect(served);
@@ -341,8 +328,7 @@ describe("a command still running for one connection is not another's to feed or
       await a.close();
       await b.close();
     } finally {
-      await served.api.close();
-      await sandbox.close();
+      await close();
     }
   });
 });

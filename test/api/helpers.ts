@@ -4,7 +4,7 @@
 import { serveSandbox, type ApiEvent, type ApiServer, type ServeOptions, type ServedSandbox } from "../../src/api/index.ts";
 import type { PortLike } from "../../src/api/transport.ts";
 import { connectOverPort, type ConnectOptions, type SandboxConnection } from "../../src/client/index.ts";
-import { createSandbox, type Sandbox } from "../../src/node.ts";
+import { createSandbox, type NodeSandboxOptions, type Sandbox } from "../../src/node.ts";
 
 export const HOST_ORIGIN = "http://host.test";
 
@@ -115,21 +115,35 @@ export function rawPeer(served: Served): RawPeer {
   return new RawPeer(channel.port2);
 }
 
-/** The real sandbox (node runtime, approvals denied), served, with an initialized raw peer; close() ends all three. */
-export async function servedPeer(): Promise<{ sandbox: Sandbox; served: Served; peer: RawPeer; close(): Promise<void> }> {
-  // A short flood window: each test's bad message starts its own window, so it is an entry of its own.
-  const sandbox = await createSandbox({ runtime: "node", approver: "deny", audit: { floodWindowMs: 10 } });
-  const served = serve(sandbox);
-  const peer = rawPeer(served);
-  await peer.initialize();
+/** A real sandbox (node runtime; `options` on top), served; close() ends the server, then the sandbox. */
+export async function servedSandbox(
+  options: NodeSandboxOptions = {},
+  serveOptions: ServeOptions = {},
+): Promise<{ sandbox: Sandbox; served: Served; close(): Promise<void> }> {
+  const sandbox = await createSandbox({ runtime: "node", ...options });
+  const served = serve(sandbox, serveOptions);
   return {
     sandbox,
     served,
+    async close() {
+      await served.api.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** The real sandbox (node runtime, approvals denied), served, with an initialized raw peer; close() ends all three. */
+export async function servedPeer(): Promise<{ sandbox: Sandbox; served: Served; peer: RawPeer; close(): Promise<void> }> {
+  // A short flood window: each test's bad message starts its own window, so it is an entry of its own.
+  const s = await servedSandbox({ approver: "deny", audit: { floodWindowMs: 10 } });
+  const peer = rawPeer(s.served);
+  await peer.initialize();
+  return {
+    ...s,
     peer,
     async close() {
       peer.port.close();
-      await served.api.close();
-      await sandbox.close();
+      await s.close();
     },
   };
 }

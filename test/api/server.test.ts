@@ -6,20 +6,15 @@ import { MessagePortTransport } from "../../src/client/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HostApproval } from "../../src/client/index.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
-import { connect, isObject, rawPeer, serve, sleep, textOf, type Served } from "./helpers.ts";
+import { connect, isObject, rawPeer, serve, servedSandbox, sleep, textOf, type Served } from "./helpers.ts";
 import { tickHost } from "./tick-host.ts";
 
 describe("tools over MCP", () => {
   let sandbox: Sandbox;
   let served: Served;
-  beforeAll(async () => {
-    sandbox = await createSandbox({ runtime: "node", approver: "deny" });
-    served = serve(sandbox);
-  });
-  afterAll(async () => {
-    await served.api.close();
-    await sandbox.close();
-  });
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ sandbox, served, close } = await servedSandbox({ approver: "deny" })));
+  afterAll(() => close());
 
   it("initialize: the server names itself, offers tools, and says what it accepts", async () => {
     const conn = await connect(served, { clientInfo: { name: "test-host", version: "9.9" } });
@@ -226,14 +221,9 @@ describe("tools over MCP", () => {
 describe("approvals through the host (approver host, MCP elicitation)", () => {
   let sandbox: Sandbox;
   let served: Served;
-  beforeAll(async () => {
-    sandbox = await createSandbox({ runtime: "node", approver: "host" });
-    served = serve(sandbox);
-  });
-  afterAll(async () => {
-    await served.api.close();
-    await sandbox.close();
-  });
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ sandbox, served, close } = await servedSandbox({ approver: "host" })));
+  afterAll(() => close());
 
   it("allow-once: the client's onApproval gets the command, rule and reason, and the command runs", async () => {
     const asked: HostApproval[] = [];

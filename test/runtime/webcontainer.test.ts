@@ -13,7 +13,8 @@ import {
   type WebContainerRuntimeOptions,
   WebContainerUnavailableError,
 } from "../../src/runtime/webcontainer.ts";
-import { JshOutputShaper, plainLines, promptPathAtEnd, UNKNOWN_EXIT_LINE } from "../../src/runtime/webcontainer/jsh-stream.ts";
+import { JshOutputShaper, UNKNOWN_EXIT_LINE } from "../../src/runtime/webcontainer/jsh-stream.ts";
+import { plainLines, promptPathAtEnd } from "../../src/runtime/webcontainer/jsh-prompt.ts";
 import { WEBCONTAINER } from "../../src/limits.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "../../src/shell/session.ts";
 import { DEFAULT_PROFILE, FAKE_PROGRAMS, type JshStyle, makeWorld, mark } from "./webcontainer-fake.ts";
@@ -670,6 +671,23 @@ describe("webcontainer protocol tests: recover instead of hang", () => {
   }
 
   for (const promptOrder of ["marker-first", "text-first"] as const) {
+    it(`an exit marker the session cannot read (exit=0, exit=-1:x) does not end the command: its prompt does, with an unknown exit code (${promptOrder})`, async () => {
+      const block = promptOrder === "marker-first" ? mark("prompt") + P : P + mark("prompt");
+      const { s, runtime, raw } = await setup({
+        promptOrder,
+        transcripts: {
+          "echo no-colon": [`no-colon\r\n${mark("exit=0")}`, block],
+          "echo not-a-number": [`not-a-number\r\n${mark("exit=-1:x")}`, block],
+        },
+      });
+      expect(await s.run("echo no-colon")).toMatchObject({ status: "completed", exitCode: -1, output: `no-colon\n${UNKNOWN_EXIT_LINE}\n` });
+      expect(await s.run("echo not-a-number")).toMatchObject({ status: "completed", exitCode: -1, output: `not-a-number\n${UNKNOWN_EXIT_LINE}\n` });
+      expect(raw.join("")).toContain(mark("exit=0")); // passed on as the marker it is, for the terminal view
+      await basics(s, runtime);
+    });
+  }
+
+  for (const promptOrder of ["marker-first", "text-first"] as const) {
     it(`a jsh that prints no prompt marker after commands: the drawn ❯ after exit is the prompt (${promptOrder})`, async () => {
       const { s, runtime } = await setup({ promptOrder, commandPromptMarker: false });
       const t0 = performance.now();
@@ -761,6 +779,23 @@ describe("webcontainer protocol tests: recover instead of hang", () => {
       s.noteInput("\r");
       s.push(`\r\n${mark("prompt")}${P}`);
       expect(joined()).not.toContain("exit=");
+    });
+
+    it("a prompt whose path line is longer than the text the shaper keeps gives no cwd rather than a cut one", () => {
+      for (const end of ["", "/x", "x"]) {
+        const { s, joined } = shaper(0, 0);
+        const deep = `${"/d".repeat(1_500)}${end}`; // one of the three ends puts a "/" where the kept text is cut
+        s.push(`${P.replace("~/project", deep)}${mark("prompt")}`);
+        expect(joined()).toContain(mark("prompt"));
+        expect(joined()).not.toContain("cwd=");
+      }
+    });
+
+    it("a marker ended by ESC \\ goes on ended by BEL, as the one formatter writes it; a pid marker goes on as it is", () => {
+      const { s, joined } = shaper(0, 0);
+      s.push(`x\r\n\x1b]654;exit=-1:0\x1b`);
+      s.push(`\\${mark("pid=7")}`);
+      expect(joined()).toBe(`x\r\n${mark("exit=-1:0")}${mark("pid=7")}`);
     });
 
     it("the prompt reader strips every escape form: ESC 7/8, ESC =/>, charsets, DCS", () => {

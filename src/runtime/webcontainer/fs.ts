@@ -16,6 +16,7 @@
 import { WEBCONTAINER } from "../../limits.ts";
 import type { DirEntry, FileStat, RuntimeFs } from "../types.ts";
 import type { WcInstance, WcProcess } from "./api.ts";
+import { readOutput } from "./process.ts";
 import { normalizePath } from "../../lib/paths.ts";
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -112,22 +113,13 @@ type HelperRequest =
 const SENTINEL = /@@SANDSHELL-FS\s+([A-Za-z0-9+/=\s]*?)\s+SANDSHELL-FS@@/;
 
 async function collect(proc: WcProcess, timeoutMs: number, answerMs: number): Promise<{ output: string; code: number | null }> {
-  const reader = proc.output.getReader();
   let output = "";
   let answered!: () => void;
   const answer = new Promise<void>((resolve) => (answered = resolve));
-  const reading = (async () => {
-    try {
-      for (;;) {
-        const r = await reader.read();
-        if (r.done) return;
-        output += r.value;
-        if (SENTINEL.test(output)) answered();
-      }
-    } catch {
-      // cancelled
-    }
-  })();
+  const reading = readOutput(proc, (chunk) => {
+    output += chunk;
+    if (SENTINEL.test(output)) answered();
+  });
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const after = (ms: number) => new Promise<null>((resolve) => timers.push(setTimeout(() => resolve(null), ms)));
   const code = await Promise.race([proc.exit.catch(() => 1), after(timeoutMs)]);
@@ -142,8 +134,7 @@ async function collect(proc: WcProcess, timeoutMs: number, answerMs: number): Pr
     await Promise.race([answer, after(answerMs)]);
   }
   for (const t of timers) clearTimeout(t);
-  await reader.cancel().catch(() => undefined);
-  await reading;
+  await reading.stop();
   return { output, code };
 }
 

@@ -1,6 +1,7 @@
 // Shapes the output of the agent's `jsh --osc` so that the session engine sees what it sees from bash: the markers
-// jsh prints (`interactive`, `prompt`, `exit=A:B`, maybe `pid=N`) pass unchanged, and three facts jsh does not mark
-// are added, computed from the stream itself:
+// jsh prints (`interactive`, `prompt`, `exit=A:B`, maybe `pid=N`) are read with the one marker scanner and passed on
+// through the one formatter (runtime/markers.ts: the same reading the session makes of them, an `ESC \` terminator
+// becomes BEL), and three facts jsh does not mark are added, computed from the stream itself:
 //
 //   start=jsh     after the newline that ends the echo of an Enter typed at the prompt. The session cuts the echo
 //                 there (instead of guessing it from the command text) and learns when a person's command runs.
@@ -22,20 +23,20 @@
 //
 // jsh's marker order is not documented (see shared/research/webcontainer-and-jsh.md §3); both orders are handled.
 // Markers may be split across chunks; a chunk may hold several. Text is passed on as soon as it is known not to
-// belong to a marker. The `❯` may arrive as U+FFFD (WebContainer decodes each chunk without `stream: true`), so a
-// run of U+FFFD counts as the prompt's glyph too.
+// belong to a marker. Fail safe: an `exit` marker the session could not read (`exit=0`, `exit=-1:x`) is passed on
+// as the `other` marker it is and does not end the command here either, so its prompt ends it with the unknown exit
+// code instead of leaving the session waiting; a `cwd` too long to be a marker is not sent (the cwd stays unknown).
 
-import { SHELL } from "../../limits.ts";
 import { normalizePath } from "../../lib/paths.ts";
+import { formatMarker, MarkerScanner, MAX_MARKER_CHARS, type EmittedMarker, type Marker } from "../markers.ts";
+import { plainLines, promptPathAtEnd, trailingPromptStart } from "./jsh-prompt.ts";
 
-const PREFIX = "\x1b]654;";
-const BEL = "\x07";
-const MAX_MARKER_CHARS = SHELL.markerMaxChars;
+/** The tag of the markers the adapter adds (jsh's own carry no nonce either: the runtime's markerNonce is null). */
+const TAG = "jsh";
+/** Characters of passed text kept to read a prompt drawn before its marker (a longer path line gives no cwd). */
 const TAIL_CHARS = 2_048;
 /** Characters of a typed line's end its echo is matched by. */
 const ECHO_TAIL_CHARS = 48;
-/** A line that is only the prompt's glyph: `❯` (or what a split UTF-8 `❯` decodes to). */
-const GLYPH_LINE = /^(?:❯|\uFFFD{1,3})\s*$/;
 
 /** The exit code given to a command jsh ended with a prompt but no `exit` marker: not a real one (those are 0-255). */
 export const UNKNOWN_EXIT_CODE = -1;
@@ -43,46 +44,9 @@ export const UNKNOWN_EXIT_CODE = -1;
 export const UNKNOWN_EXIT_LINE =
   "[sandshell: jsh showed its prompt again without reporting an exit status, so this command's exit code is unknown (-1)]";
 
-export function marker(payload: string): string {
-  return PREFIX + payload + BEL;
-}
-
-/** Terminal text → plain lines: escape sequences dropped, CR redraws applied per line. */
-export function plainLines(text: string): string[] {
-  const stripped = text
-    .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, "") // OSC
-    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, "") // CSI
-    .replace(/\x1b[PX^_][^\x1b]*(?:\x1b\\)?/g, "") // DCS, SOS, PM, APC strings
-    .replace(/\x1b[ -/]+[0-~]/g, "") // ESC with intermediates: charsets `ESC ( B`, `ESC # 8`, …
-    .replace(/\x1b[0-~]/g, "") // other two-character escapes: ESC 7/8 (cursor save/restore), ESC =/>, ESC M, …
-    .replace(/\x1b$/, "")
-    .replace(/\r+\n/g, "\n");
-  return stripped.split("\n").map((line) => {
-    const cr = line.lastIndexOf("\r");
-    if (cr === -1) return line;
-    const after = line.slice(cr + 1);
-    return after === "" ? line.slice(0, cr).replace(/\r/g, "") : after;
-  });
-}
-
-/** The prompt's path line when `text` ends with a drawn prompt (path line, then a glyph line), else undefined. */
-export function promptPathAtEnd(text: string): { ended: boolean; path: string | null } {
-  const lines = plainLines(text);
-  const last = lines[lines.length - 1] ?? "";
-  if (!GLYPH_LINE.test(last.trim()) || last.trim() === "") return { ended: false, path: null };
-  const above = lines.length >= 2 ? lines[lines.length - 2]!.trim() : "";
-  return { ended: true, path: /^(?:~|\/)/.test(above) && !/[\x00-\x1f]/.test(above) ? above : null };
-}
-
-/** Where a prompt (path line, then a glyph line) drawn at the end of `text` begins (its leading newline), or -1. */
-export function trailingPromptStart(text: string): number {
-  const drawn = promptPathAtEnd(text);
-  if (!drawn.ended || drawn.path === null) return -1;
-  const glyphNl = text.lastIndexOf("\n");
-  if (glyphNl <= 0) return -1;
-  const pathNl = text.lastIndexOf("\n", glyphNl - 1);
-  if (pathNl === -1) return 0;
-  return pathNl > 0 && text[pathNl - 1] === "\r" ? pathNl - 1 : pathNl;
+/** A marker as it goes out: what the session's own scanner reads back as `m` (markers.ts's one formatter). */
+function format(m: Marker): string {
+  return formatMarker(m.kind === "other" ? m.payload : m);
 }
 
 export interface JshShaperOptions {
@@ -109,11 +73,9 @@ export interface JshShaperOptions {
   emit: (chunk: string) => void;
 }
 
-type Token = { t: "text"; s: string } | { t: "marker"; payload: string; raw: string };
-
 export class JshOutputShaper {
-  /** Undecided tail of the previous chunk: a possible marker prefix. */
-  private carry = "";
+  /** jsh's markers, read as the session reads them: split across chunks, several in one, `ESC \` or BEL ended. */
+  private readonly scanner = new MarkerScanner();
   /** Last text passed on (bounded), to read a prompt drawn before its marker. */
   private tail = "";
   private holding: { text: string; timer: ReturnType<typeof setTimeout> } | null = null;
@@ -135,7 +97,7 @@ export class JshOutputShaper {
   private earlyEnters = 0;
   private readyOnce = false;
   /** `interactive` seen before the first prompt was drawn: passed on with it. */
-  private heldInteractive: { raw: string; timer: ReturnType<typeof setTimeout> } | null = null;
+  private heldInteractive: { timer: ReturnType<typeof setTimeout> } | null = null;
   /** The line of the last Enter typed at the prompt had no text (jsh may print no `exit` for it). */
   private lastLineEmpty = true;
   private typedLine = "";
@@ -168,9 +130,9 @@ export class JshOutputShaper {
   /** Output from the process, in arrival order. */
   push(chunk: string): void {
     if (this.ended || chunk === "") return;
-    for (const token of this.tokenize(chunk)) {
-      if (token.t === "text") this.onText(token.s);
-      else this.onMarker(token.payload, token.raw);
+    for (const ev of this.scanner.push(chunk)) {
+      if (ev.type === "text") this.onText(ev.text);
+      else this.onMarker(ev.marker);
     }
   }
 
@@ -197,9 +159,7 @@ export class JshOutputShaper {
   /** The process ended: everything held is released as it is. */
   flush(): void {
     if (this.ended) return;
-    const carry = this.carry;
-    this.carry = "";
-    if (carry !== "") this.onText(carry);
+    for (const ev of this.scanner.flush()) this.onText(ev.type === "text" ? ev.text : format(ev.marker));
     if (this.holding !== null) this.release();
     this.releaseDrawnWhileRunning(true);
     if (this.heldInteractive !== null) this.releaseInteractive();
@@ -210,63 +170,6 @@ export class JshOutputShaper {
   }
 
   // ----------------------------------------------------------------------------------------------------------
-
-  private tokenize(chunk: string): Token[] {
-    const data = this.carry + chunk;
-    this.carry = "";
-    const tokens: Token[] = [];
-    let i = 0;
-    for (;;) {
-      const at = data.indexOf(PREFIX, i);
-      if (at === -1) {
-        let end = data.length;
-        const esc = data.lastIndexOf("\x1b");
-        if (esc >= i && data.length - esc < PREFIX.length && PREFIX.startsWith(data.slice(esc))) end = esc;
-        if (end > i) tokens.push({ t: "text", s: data.slice(i, end) });
-        this.carry = data.slice(end);
-        return tokens;
-      }
-      const from = at + PREFIX.length;
-      const bel = data.indexOf(BEL, from);
-      const esc = data.indexOf("\x1b", from);
-      let payloadEnd = -1;
-      let end = -1;
-      if (bel !== -1 && (esc === -1 || bel < esc)) {
-        payloadEnd = bel;
-        end = bel + 1;
-      } else if (esc !== -1) {
-        if (esc + 1 >= data.length) {
-          // ESC at the very end: could be ESC \ (string terminator) once the next chunk comes
-          if (at > i) tokens.push({ t: "text", s: data.slice(i, at) });
-          this.carry = data.slice(at);
-          return tokens;
-        }
-        if (data[esc + 1] === "\\") {
-          payloadEnd = esc;
-          end = esc + 2;
-        }
-      }
-      if (end === -1) {
-        if (esc === -1 && data.length - at < MAX_MARKER_CHARS) {
-          if (at > i) tokens.push({ t: "text", s: data.slice(i, at) });
-          this.carry = data.slice(at);
-          return tokens;
-        }
-        // not a marker after all: pass its ESC on as text and look further
-        tokens.push({ t: "text", s: data.slice(i, at + 1) });
-        i = at + 1;
-        continue;
-      }
-      if (payloadEnd - from > MAX_MARKER_CHARS) {
-        tokens.push({ t: "text", s: data.slice(i, at + 1) });
-        i = at + 1;
-        continue;
-      }
-      if (at > i) tokens.push({ t: "text", s: data.slice(i, at) });
-      tokens.push({ t: "marker", payload: data.slice(from, payloadEnd), raw: data.slice(at, end) });
-      i = end;
-    }
-  }
 
   private onText(text: string): void {
     if (this.holding !== null) {
@@ -334,7 +237,7 @@ export class JshOutputShaper {
       if (this.pendingEnters === 0) {
         this.echoSoFar = "";
         this.out(rest.slice(0, nl + 1));
-        this.send(marker("start=jsh"));
+        this.sendMarker({ kind: "start", tag: TAG });
         this.promptReady = false;
         this.running = true;
         this.runningEmpty = this.lastLineEmpty;
@@ -362,7 +265,10 @@ export class JshOutputShaper {
 
   private out(text: string): void {
     if (text === "") return;
-    this.tail = (this.tail + text).slice(-TAIL_CHARS);
+    const tail = this.tail + text;
+    // A cut tail starts with NUL: the prompt reader takes no line with a control character for a path, so a path line
+    // cut short (a directory deeper than the tail is long) gives no cwd instead of a wrong one.
+    this.tail = tail.length <= TAIL_CHARS ? tail : `\x00${tail.slice(1 - TAIL_CHARS)}`;
     this.send(text);
   }
 
@@ -375,11 +281,11 @@ export class JshOutputShaper {
     this.opts.writeRaw!(line);
   }
 
-  private onMarker(payload: string, raw: string): void {
+  private onMarker(m: Marker): void {
     if (this.holding !== null) this.release();
-    if (payload === "prompt" && this.running && !this.dropLatePrompt) this.endUnmarked();
+    if (m.kind === "prompt" && this.running && !this.dropLatePrompt) this.endUnmarked();
     this.releaseDrawnWhileRunning(true);
-    if (payload === "prompt") {
+    if (m.kind === "prompt") {
       if (this.dropLatePrompt) {
         // its prompt was given already (drawn `❯` after exit, no marker in time): passing it would reset the Enters
         // of a command typed since
@@ -395,22 +301,28 @@ export class JshOutputShaper {
       this.holding = { text: "", timer: setTimeout(() => this.release(), this.opts.holdMs) };
       return;
     }
-    if (payload.startsWith("exit=")) {
+    if (m.kind === "exit") {
       this.running = false;
       this.clearAfterExit();
       this.awaitingPrompt = true;
       this.dropLatePrompt = false;
     }
-    if (payload === "interactive" && !this.sawReadyMarker) {
+    if (m.kind === "interactive" && !this.sawReadyMarker) {
       this.sawReadyMarker = true;
       if (!promptPathAtEnd(this.tail).ended && this.opts.startupPromptMs > 0) {
         // before the prompt is drawn: typing now would go into a prompt that is not there yet
-        this.heldInteractive = { raw, timer: setTimeout(() => this.releaseInteractive(), this.opts.startupPromptMs) };
+        this.heldInteractive = { timer: setTimeout(() => this.releaseInteractive(), this.opts.startupPromptMs) };
         return;
       }
       this.becomeReady();
     }
-    this.send(raw);
+    this.send(format(m));
+  }
+
+  /** A marker the adapter adds; one that the session's scanner would not take as a marker (too long) is not sent. */
+  private sendMarker(m: EmittedMarker): void {
+    const text = formatMarker(m);
+    if (text.length <= MAX_MARKER_CHARS) this.send(text);
   }
 
   private releaseInteractive(): void {
@@ -419,7 +331,7 @@ export class JshOutputShaper {
     clearTimeout(h.timer);
     this.heldInteractive = null;
     this.becomeReady();
-    this.send(h.raw);
+    this.send(format({ kind: "interactive" }));
   }
 
   /** The shell reads: Enters from now on start commands (and those typed before the first prompt, once). */
@@ -455,11 +367,11 @@ export class JshOutputShaper {
 
   /** A `prompt` ends a command that got no `exit` marker: C-c → 130; otherwise the exit code is unknown. */
   private endUnmarked(): void {
-    if (this.interrupted) this.send(marker("exit=jsh:130"));
+    if (this.interrupted) this.sendMarker({ kind: "exit", tag: TAG, code: 130 });
     else if (!this.runningEmpty) {
       const nl = this.tail === "" || this.tail.endsWith("\n") ? "" : "\r\n";
       this.out(`${nl}${UNKNOWN_EXIT_LINE}\r\n`);
-      this.send(marker(`exit=jsh:${UNKNOWN_EXIT_CODE}`));
+      this.sendMarker({ kind: "exit", tag: TAG, code: UNKNOWN_EXIT_CODE });
     }
     this.running = false;
     this.interrupted = false;
@@ -481,8 +393,8 @@ export class JshOutputShaper {
     this.clearAfterExit();
     if (this.heldInteractive !== null) this.releaseInteractive();
     const cwd = pathLine === null ? null : this.resolve(pathLine);
-    if (cwd !== null) this.send(marker(`cwd=jsh:${cwd}`));
-    this.send(marker("prompt"));
+    if (cwd !== null) this.sendMarker({ kind: "cwd", tag: TAG, path: cwd });
+    this.sendMarker({ kind: "prompt" });
     this.becomeReady();
   }
 

@@ -7,7 +7,8 @@
 import { WEBCONTAINER } from "../../limits.ts";
 import type { Capabilities } from "../types.ts";
 import type { WcInstance } from "./api.ts";
-import { plainLines } from "./jsh-stream.ts";
+import { plainLines } from "./jsh-prompt.ts";
+import { readOutput } from "./process.ts";
 
 export interface ProbeResult {
   name: string;
@@ -110,7 +111,6 @@ async function runProbe(wc: WcInstance, probe: Probe, options: ProbeOptions): Pr
   } catch (err) {
     return result(false, null, `spawn failed: ${String(err)}`, false);
   }
-  const reader = proc.output.getReader();
   let raw = "";
   let code: number | null = null;
   let exitAt = 0;
@@ -130,19 +130,11 @@ async function runProbe(wc: WcInstance, probe: Probe, options: ProbeOptions): Pr
     if (quietFor >= drainMs || t - exitAt >= drainMaxMs) return settle("done");
     timers.push(setTimeout(evaluate, Math.min(drainMs - quietFor, drainMaxMs - (t - exitAt)) + 1));
   };
-  const reading = (async () => {
-    try {
-      for (;;) {
-        const r = await reader.read();
-        if (r.done) return;
-        raw += r.value;
-        lastOutputAt = performance.now();
-        evaluate();
-      }
-    } catch {
-      // cancelled
-    }
-  })();
+  const reading = readOutput(proc, (chunk) => {
+    raw += chunk;
+    lastOutputAt = performance.now();
+    evaluate();
+  });
   proc.exit.then(
     (c) => {
       code = typeof c === "number" ? c : 1;
@@ -166,8 +158,7 @@ async function runProbe(wc: WcInstance, probe: Probe, options: ProbeOptions): Pr
       // gone
     }
   }
-  await reader.cancel().catch(() => undefined);
-  await reading;
+  await reading.stop();
   const output = lines().join("\n").trim();
   if (how === "timeout" || code === null) return result(false, null, output, true);
   return result(probe.check(lines(), code), code, output, false);

@@ -5,6 +5,37 @@ import { Listeners } from "../../lib/listeners.ts";
 import type { TerminalProcess, Unsubscribe } from "../types.ts";
 import type { WcProcess } from "./api.ts";
 
+/**
+ * Reads a process's output, chunk by chunk as it comes, into `onChunk` (empty chunks skipped). `stop()` cancels the
+ * read and resolves once the loop is over. A stream that cannot be read (spawned with output: false) gives nothing.
+ */
+export function readOutput(proc: WcProcess, onChunk: (chunk: string) => void): { stop(): Promise<void> } {
+  let reader: ReadableStreamDefaultReader<string> | null = null;
+  try {
+    reader = proc.output.getReader();
+  } catch {
+    // no output (spawned with output: false) or locked
+  }
+  const loop = (async () => {
+    if (reader === null) return;
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        if (typeof value === "string" && value !== "") onChunk(value);
+      }
+    } catch {
+      // cancelled or errored: the process is over
+    }
+  })();
+  return {
+    async stop() {
+      await reader?.cancel().catch(() => undefined);
+      await loop;
+    },
+  };
+}
+
 export interface WcTerminalOptions {
   /** Rewrites the output before listeners see it (the agent's jsh); null passes chunks on untouched. */
   shaper?: { push(chunk: string): void; noteInput(data: string): void; flush(): void } | null;
@@ -23,7 +54,7 @@ export class WcTerminalProcess implements TerminalProcess {
   readonly exited: Promise<number>;
   private readonly listeners = new Listeners<string>("terminal");
   private readonly writer: WritableStreamDefaultWriter<string> | null;
-  private readonly reader: ReadableStreamDefaultReader<string> | null;
+  private readonly output: { stop(): Promise<void> };
   private ended = false;
   private killed = false;
   private lastOutputAt = 0;
@@ -40,19 +71,12 @@ export class WcTerminalProcess implements TerminalProcess {
       // locked or closed: writes are dropped
     }
     this.writer = writer;
-    let reader: ReadableStreamDefaultReader<string> | null = null;
-    try {
-      reader = proc.output.getReader();
-    } catch {
-      // no output (spawned with output: false)
-    }
-    this.reader = reader;
     this.exited = new Promise<number>((resolve) => {
       this.finish = (code) => {
         if (this.ended) return;
         opts.shaper?.flush(); // held text and markers go out before the end
         this.ended = true;
-        this.reader?.cancel().catch(() => undefined);
+        void this.output.stop();
         try {
           this.writer?.releaseLock();
         } catch {
@@ -62,25 +86,13 @@ export class WcTerminalProcess implements TerminalProcess {
         resolve(code);
       };
     });
-    void this.readLoop();
+    this.output = readOutput(proc, (chunk) => {
+      if (!this.ended) this.deliver(chunk);
+    });
     proc.exit.then(
       (code) => this.afterExit(typeof code === "number" ? code : 1),
       () => this.afterExit(1),
     );
-  }
-
-  private async readLoop(): Promise<void> {
-    const reader = this.reader;
-    if (reader === null) return;
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done || this.ended) return;
-        if (typeof value === "string" && value !== "") this.deliver(value);
-      }
-    } catch {
-      // cancelled or errored: the process is over
-    }
   }
 
   private deliver(chunk: string): void {
