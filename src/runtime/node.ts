@@ -447,6 +447,8 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     workspace,
     isolation: os.isolation,
     tempDir: privateDir,
+    // Spill files and long commands the shell sources: in the private folder, which the sandboxed shell can see.
+    spillDir: privateDir,
     capabilities,
     markerNonce: nonce,
     // Where the OS sandbox does not run, say so wherever the runtime's note is shown (status bar, runtimeInfo).

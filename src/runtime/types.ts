@@ -103,6 +103,12 @@ export interface Isolation {
   network: string[];
   /** The private temp directory (TMPDIR, setup and spill files); removed on close. */
   tempDir: string;
+  /**
+   * What `/tmp` is for the shell: "private" (the temp directory, presented at /tmp by the OS sandbox: Linux),
+   * "read-only" (the host's, read-only: macOS, whose scratch folder is $TMPDIR), "host" (the host's shared /tmp:
+   * unsandboxed or off).
+   */
+  tmp: "private" | "read-only" | "host";
 }
 
 export type RuntimeEvent =

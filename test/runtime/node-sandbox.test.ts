@@ -9,7 +9,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { SandboxManager } from "@anthropic-ai/sandbox-runtime";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { nodeFs } from "../../src/runtime/node-fs.ts";
@@ -65,13 +66,16 @@ describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () =
     expect(sb.runtimeInfo.isolation?.reason).toMatch(/bubblewrap/);
   });
 
-  it("a write outside the workspace and the temp folder fails: /etc, the host's /tmp, /usr", async () => {
+  it("a write outside the workspace and the temp folder fails: /etc, /usr; a write to /tmp lands in the private folder, not the host's /tmp", async () => {
     const probe = `sandshell-probe-${process.pid}`;
-    for (const target of [`/etc/${probe}`, `/tmp/${probe}`, `/usr/${probe}`]) {
+    for (const target of [`/etc/${probe}`, `/usr/${probe}`, `/var/${probe}`]) {
       const r = await sh(sb, `echo x > ${target}; echo "rc=$?"`);
       expect(r.output, target).toMatch(/(Read-only file system|Permission denied|No such file)[\s\S]*rc=1/);
       expect(existsSync(target), target).toBe(false);
     }
+    expect((await sh(sb, `echo x > /tmp/${probe}; echo "rc=$?"`)).output).toBe("rc=0\n");
+    expect(existsSync(`/tmp/${probe}`)).toBe(false);
+    expect(readFileSync(join(sb.runtimeInfo.isolation!.tempDir, probe), "utf8")).toBe("x\n");
     // The hidden home is an empty scratch folder inside the sandbox (the library mounts a tmpfs over it): a write
     // there is lost, it never reaches the host.
     await sh(sb, `echo x > ${join(fakeHome, probe)}`);
@@ -140,14 +144,14 @@ describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () =
       ].join(" && "),
     );
     expect(r.exitCode).toBe(0);
-    expect(r.output).toBe(`42\nnode ok\nnested\n1\ntmp-ok\n${sb.runtimeInfo.isolation?.tempDir}\n`);
+    expect(r.output).toBe("42\nnode ok\nnested\n1\ntmp-ok\n/tmp\n");
     expect(readFileSync(join(sb.runtimeInfo.workspace, "deep/er/f"), "utf8")).toBe("nested\n");
   });
 
-  it("the environment is the positive list plus the caller's: no host secret, HOME the workspace, TMPDIR private", async () => {
+  it("the environment is the positive list plus the caller's: no host secret, HOME the workspace, TMPDIR the private /tmp", async () => {
     const r = await sh(sb, "env | cut -d= -f1 | sort | tr '\\n' ' '; echo; echo \"$HOME|$TMPDIR|$CALLER_VAR|${OPENAI_API_KEY-unset}\"");
     const [names, values] = r.output.trim().split("\n");
-    expect(values).toBe(`${sb.runtimeInfo.workspace}|${sb.runtimeInfo.isolation?.tempDir}|given|unset`);
+    expect(values).toBe(`${sb.runtimeInfo.workspace}|/tmp|given|unset`);
     const allowed = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TERM|USER|LOGNAME|TZ|HOME|TMPDIR|SHELL|PAGER|GIT_PAGER|NO_COLOR|GIT_TERMINAL_PROMPT|npm_config_yes|CALLER_VAR|SANDBOX_RUNTIME|PWD|OLDPWD|SHLVL|_)$/;
     const extra = names!.split(" ").filter((n) => n !== "" && !allowed.test(n));
     expect(extra).toEqual([]);
@@ -178,13 +182,75 @@ describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () =
     expect(look.output).not.toContain("a-ws");
     expect(look.output).toMatch(/rc=1\n2\n$/); // only B's own two folders (its workspace and temp) are visible
     expect(readFileSync(join(aTemp, "mine.txt"), "utf8")).toBe("a-private\n");
-    // B's file tools read its own temp folder, never A's.
+    // B's file tools read its own temp folder, never A's: A's folder is not there for them either.
     const read = await b.callTool("read_file", { path: `${aTemp}/mine.txt` });
     expect(read.isError).toBe(true);
-    expect(text(read)).toMatch(/outside the workspace .* and the sandbox's temp folder .*\$TMPDIR/);
+    expect(text(read)).not.toContain("a-private");
     await sh(b, `echo b-private > "$TMPDIR/b.txt"`);
     expect(text(await b.callTool("read_file", { path: `${b.runtimeInfo.isolation!.tempDir}/b.txt` }))).toContain("b-private");
   });
+
+  it("/tmp is the sandbox's own: bash writes /tmp/x, read_file and a job read it, another sandbox does not see it, close removes it", async () => {
+    const a = await createSandbox({ approver: "deny" });
+    const b = await createSandbox({ approver: "deny" });
+    onTestFinished(() => b.close());
+    expect(a.runtimeInfo.isolation).toMatchObject({ state: "sandboxed", tmp: "private" });
+    const aTemp = a.runtimeInfo.isolation!.tempDir;
+    const name = `sandshell-own-tmp-${process.pid}`;
+    // Through the bash tool, so the guard judges it as the agent's command would be judged: allowed, and it works.
+    const w = await a.callTool("bash", { command: `echo a-scratch > /tmp/${name} && mkdir -p /tmp/d && echo deep > /tmp/d/f && ls /tmp` });
+    expect(w.structuredContent).toMatchObject({ status: "completed", exitCode: 0, verdict: { decision: "allow" } });
+    expect(text(w)).toContain(name);
+    // The file tools name it as the shell does, and read, write and list it.
+    const r = await a.callTool("read_file", { path: `/tmp/${name}` });
+    expect(text(r)).toBe("     1\ta-scratch");
+    expect(text(await a.callTool("read_file", { path: "/tmp/d/../d/f" }))).toBe("     1\tdeep");
+    expect((await a.callTool("write_file", { path: "/tmp/from-tool.txt", content: "tool\n" })).isError).toBeUndefined();
+    expect((await sh(a, "cat /tmp/from-tool.txt")).output).toBe("tool\n");
+    expect(text(await a.callTool("list_dir", { path: "/tmp" }))).toMatch(/^\/tmp\/\n[\s\S]*from-tool\.txt/);
+    // A background job runs in a sandbox of its own, with the same /tmp.
+    const job = await a.callTool("bash", { command: `cat /tmp/${name}`, run_in_background: true });
+    const out = await a.callTool("job_output", { id: job.structuredContent.jobId, wait: 30 });
+    expect(text(out)).toContain("a-scratch");
+    // Not on the host's /tmp, not in B's.
+    expect(existsSync(`/tmp/${name}`)).toBe(false);
+    expect(readFileSync(join(aTemp, name), "utf8")).toBe("a-scratch\n");
+    expect((await sh(b, `cat /tmp/${name} 2>&1; ls /tmp`)).output).not.toContain("a-scratch");
+    const other = await b.callTool("read_file", { path: `/tmp/${name}` });
+    expect(other.isError).toBe(true);
+    expect(text(other)).not.toContain("a-scratch");
+    // The host's own /tmp is not visible inside (a file of the host user's there stays private to the host).
+    const hostFile = join("/tmp", `sandshell-host-only-${process.pid}`);
+    await fsp.writeFile(hostFile, "host-only");
+    onTestFinished(() => fsp.rm(hostFile, { force: true }));
+    expect((await sh(a, `cat ${hostFile} 2>&1`)).output).toMatch(/No such file/);
+    await a.close();
+    expect(existsSync(aTemp)).toBe(false);
+  });
+
+  it("a profile long enough for the library to pass its mounts on a file still gets the private /tmp, and its hidden paths stay hidden", async () => {
+    // 350 folders with long names on PATH under a hidden home: each is a read-only bind back over the home's tmpfs,
+    // which makes the line longer than one argument may be, so the library hands its mounts over on a file (--args).
+    const home = await fsp.mkdtemp(join(tmpdir(), "sandshell-longhome-"));
+    onTestFinished(() => fsp.rm(home, { recursive: true, force: true }));
+    const dirs: string[] = [];
+    for (let i = 0; i < 350; i++) dirs.push(join(home, `tools-${"x".repeat(200)}-${i}`));
+    await Promise.all(dirs.map((d) => fsp.mkdir(d)));
+    await fsp.writeFile(join(home, "secret.txt"), secret);
+    const spy = vi.spyOn(SandboxManager, "wrapWithSandboxArgv");
+    onTestFinished(() => spy.mockRestore());
+    const long = await createSandbox({
+      approver: "deny",
+      runtimeOptions: { node: { hostHome: home, env: { PATH: ["/usr/local/bin", "/usr/bin", "/bin", ...dirs].join(":") } } },
+    });
+    onTestFinished(() => long.close());
+    const r = await sh(long, `echo long > /tmp/l && cat /tmp/l; ls ${dirs[349]} >/dev/null && echo listed; cat ${join(home, "secret.txt")} 2>&1; echo "rc=$?"`);
+    expect(r.output).toMatch(/^long\nlisted\n[\s\S]*rc=1\n$/);
+    expect(r.output).not.toContain(secret);
+    expect(readFileSync(join(long.runtimeInfo.isolation!.tempDir, "l"), "utf8")).toBe("long\n");
+    const rendered = await Promise.all(spy.mock.results.map((m) => m.value as ReturnType<typeof SandboxManager.wrapWithSandboxArgv>));
+    expect(rendered.some((w) => w.argv[2]?.startsWith("/bin/sh -c 'exec ") && w.argv[2].includes(" srt-args /proc/"))).toBe(true);
+  }, 120_000);
 
   it("a resize of the terminal reaches the sandboxed shell", async () => {
     const proc = await sb.runtime.spawnShell({ cols: 80, rows: 24 });
