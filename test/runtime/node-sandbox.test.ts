@@ -252,6 +252,19 @@ describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () =
     expect(rendered.some((w) => w.argv[2]?.startsWith("/bin/sh -c 'exec ") && w.argv[2].includes(" srt-args /proc/"))).toBe(true);
   }, 120_000);
 
+  it("a symlink the agent plants at the name of the next setup file does not make the host write through it", async () => {
+    const own = await createSandbox({ approver: "deny" });
+    onTestFinished(() => own.close());
+    const victim = join(await fsp.mkdtemp(join(tmpdir(), "sandshell-victim-")), "file");
+    onTestFinished(() => fsp.rm(join(victim, ".."), { recursive: true, force: true }));
+    await fsp.writeFile(victim, "ORIGINAL\n");
+    // The next shell's setup file is rc-2.sh in the private folder, which the sandboxed shell can write (as /tmp).
+    await sh(own, `for n in 2 3; do ln -s ${victim} /tmp/rc-$n.sh; ln -s ${victim} /tmp/env-$n; done`);
+    await own.session.run("exit", { timeoutSec: 20 }).catch(() => undefined);
+    expect((await sh(own, "echo respawned")).output).toBe("respawned\n");
+    expect(readFileSync(victim, "utf8")).toBe("ORIGINAL\n");
+  });
+
   it("a resize of the terminal reaches the sandboxed shell", async () => {
     const proc = await sb.runtime.spawnShell({ cols: 80, rows: 24 });
     onTestFinished(() => proc.kill());
