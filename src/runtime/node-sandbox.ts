@@ -24,6 +24,7 @@ import { spawnSync } from "node:child_process";
 import { NODE_SANDBOX } from "../limits.ts";
 import { isInside } from "../lib/paths.ts";
 import { presentTempAtTmp, readBwrapCommand } from "./node-bwrap.ts";
+import { NODE_FS_ACCESS } from "./node-fs.ts";
 import type { Isolation } from "./types.ts";
 
 export type { Isolation } from "./types.ts";
@@ -319,7 +320,7 @@ export async function openOsSandbox(
     throw new TypeError('network.allow is a list of domains, e.g. ["registry.npmjs.org", "*.github.com"]');
   }
   const direct = (state: "unsandboxed" | "off", reason: string): OsSandbox => ({
-    isolation: { state, reason, network: allow, tempDir: p.tempDir, tmp: "host" },
+    isolation: { state, reason, network: allow, tempDir: p.tempDir, tmp: "host", files: NODE_FS_ACCESS },
     async plan(bash, bashArgs, env) {
       return { file: bash, args: bashArgs, env };
     },
@@ -361,6 +362,7 @@ export async function openOsSandbox(
       network: allow,
       tempDir: p.tempDir,
       tmp: privateTmp ? "private" : "read-only",
+      files: NODE_FS_ACCESS,
     },
     async plan(bash, bashArgs, env, interactive) {
       const rules = fsRules({ ...p, hostHome, path: env.PATH ?? "" });
@@ -368,7 +370,9 @@ export async function openOsSandbox(
       const wrapped = await srt.SandboxManager.wrapWithSandboxArgv(
         inner,
         "/bin/bash",
-        { filesystem: rules },
+        // macOS: the shell and its jobs run on a pseudo-terminal, for which the library's profile needs allowPty (its
+        // documented setting; it also lets the shell open the user's other /dev/ttys*). Not tested here: Linux only.
+        { filesystem: rules, ...(linux ? {} : { allowPty: true }) },
         undefined,
         p.workspace,
         { commandId, commandText: `${bash} ${bashArgs.join(" ")}` },

@@ -109,6 +109,12 @@ export interface Isolation {
    * unsandboxed or off).
    */
   tmp: "private" | "read-only" | "host";
+  /**
+   * How the file tools verify a folder before they touch a name in it (no check-then-open race either way):
+   * "proc-fd" (Linux: descriptor-relative through /proc/self/fd), "cwd-helper" (no /proc, macOS: a helper process's
+   * working directory, checked with getcwd). See docs/sandbox.md.
+   */
+  files: "proc-fd" | "cwd-helper";
 }
 
 export type RuntimeEvent =

@@ -13,7 +13,7 @@ import { SandboxManager } from "@anthropic-ai/sandbox-runtime";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { nodeFs } from "../../src/runtime/node-fs.ts";
+import { createNodeFs } from "../../src/runtime/node-fs.ts";
 import { sandboxesRoot } from "../../src/runtime/node-sandbox.ts";
 
 const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");
@@ -62,7 +62,7 @@ describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () =
   });
 
   it("says it is sandboxed, with no network, in runtimeInfo", () => {
-    expect(sb.runtimeInfo.isolation).toMatchObject({ state: "sandboxed", network: [] });
+    expect(sb.runtimeInfo.isolation).toMatchObject({ state: "sandboxed", network: [], tmp: "private", files: "proc-fd" });
     expect(sb.runtimeInfo.isolation?.reason).toMatch(/bubblewrap/);
   });
 
@@ -325,24 +325,49 @@ describe("sandbox option", () => {
   });
 });
 
-describe.skipIf(process.platform !== "linux")("file tools against a racing symlink swap (node)", () => {
+// Both ways the node file system verifies a folder: through /proc/self/fd (Linux), and the helper process's working
+// directory (where there is no /proc/self/fd: macOS), forced here. Two attackers: a shell loop (rm, mkdir, ln: a swap
+// every millisecond or so, with moments where d is missing) and a python3 loop of renameat2(RENAME_EXCHANGE), which
+// flips d between the folder and the symlink atomically, a few microseconds apart, so d is always one or the other.
+const ATTACKERS = {
+  "a shell loop": (outside: string) => `while :; do rm -rf d; mkdir d; echo inside > d/f; rm -rf d; ln -s ${outside} d; done`,
+  "an exchange loop": (outside: string) =>
+    `rm -rf d x; mkdir d && echo inside > d/f && ln -s ${outside} x && exec python3 -c '
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+while True:
+    libc.renameat2(-100, b"d", -100, b"x", 2)'`,
+};
+
+describe.skipIf(process.platform !== "linux").each([
+  ["proc-fd", "a shell loop"],
+  ["proc-fd", "an exchange loop"],
+  ["cwd-helper", "a shell loop"],
+  ["cwd-helper", "an exchange loop"],
+] as const)("file tools (%s) against a racing symlink swap by %s (node)", (access, attacker) => {
   const ATTEMPTS = 200;
 
   it(`no read, write or edit escapes the workspace in ${ATTEMPTS} attempts each, while a naive open does`, async () => {
     const outside = await fsp.mkdtemp(join(tmpdir(), "sandshell-outside-"));
     onTestFinished(() => fsp.rm(outside, { recursive: true, force: true }));
     await fsp.writeFile(join(outside, "f"), "OUTSIDE-SECRET\n");
-    const sb = await createSandbox({ approver: "deny" });
+    const rt = await createNodeRuntime();
+    onTestFinished(() => rt.dispose());
+    const sb = await createSandbox({ approver: "deny", runtime: { ...rt, fs: createNodeFs(access) } });
     onTestFinished(() => sb.close());
     const ws = sb.runtimeInfo.workspace;
     // The attacker: a background process of the agent, inside the sandbox, swapping d between a folder and a symlink.
-    const job = await sb.runtime.spawnJob(
-      `while :; do rm -rf d; mkdir d; echo inside > d/f; rm -rf d; ln -s ${outside} d; done`,
-      { cwd: ws },
-    );
+    const job = await sb.runtime.spawnJob(ATTACKERS[attacker](outside), { cwd: ws });
     onTestFinished(() => job.kill());
+    // Until the attacker is seen at work: d has been a folder and a symlink.
+    const seen = new Set<string>();
     const t0 = Date.now();
-    while (!existsSync(join(ws, "d")) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+    while (seen.size < 2 && Date.now() - t0 < 20_000) {
+      const st = await fsp.lstat(join(ws, "d")).catch(() => null);
+      if (st !== null) seen.add(st.isSymbolicLink() ? "symlink" : "dir");
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect([...seen].sort()).toEqual(["dir", "symlink"]);
 
     let naive = 0;
     let reads = 0;
@@ -364,6 +389,10 @@ describe.skipIf(process.platform !== "linux")("file tools against a racing symli
     expect(naive).toBeGreaterThan(0); // the race is real
     expect(reads + writes).toBeGreaterThan(0); // and the tools still work in between
   }, 120_000);
+});
+
+describe.skipIf(process.platform !== "linux").each(["proc-fd", "cwd-helper"] as const)("the node file system (%s)", (access) => {
+  const nodeFs = createNodeFs(access);
 
   it("the node file system refuses a path through a symlink instead of following it", async () => {
     const base = await fsp.realpath(await fsp.mkdtemp(join(tmpdir(), "sandshell-nofollow-")));
@@ -383,5 +412,20 @@ describe.skipIf(process.platform !== "linux")("file tools against a racing symli
     expect(readFileSync(join(base, "real/f"), "utf8")).toBe("new");
     expect(statSync(join(base, "real/f")).mode & 0o777).toBe(0o640);
     expect((await fsp.readdir(join(base, "real"))).sort()).toEqual(["f"]);
+    // Every other call too: through the link refused, on the real folder done.
+    await expect(nodeFs.appendFile(join(base, "link/a"), "x")).rejects.toHaveProperty("code");
+    await expect(nodeFs.mkdir(join(base, "link/m/n"), { recursive: true })).rejects.toHaveProperty("code");
+    await expect(nodeFs.readdir(join(base, "link"))).rejects.toHaveProperty("code");
+    expect(await nodeFs.stat(join(base, "link"))).toEqual({ type: "symlink", size: 0 });
+    expect((await fsp.readdir(join(base, "real"))).sort()).toEqual(["f"]);
+    await nodeFs.mkdir(join(base, "real/m/n"), { recursive: true });
+    await nodeFs.appendFile(join(base, "real/m/n/log"), "a");
+    await nodeFs.appendFile(join(base, "real/m/n/log"), "b");
+    expect(await nodeFs.stat(join(base, "real/m/n/log"))).toEqual({ type: "file", size: 2 });
+    expect((await nodeFs.readdir(join(base, "real"))).map((e) => `${e.name}:${e.type}`).sort()).toEqual(["f:file", "m:dir"]);
+    await nodeFs.rename(join(base, "real/f"), join(base, "real/g"));
+    await nodeFs.rm(join(base, "real/m"), { recursive: true });
+    expect((await fsp.readdir(join(base, "real"))).sort()).toEqual(["g"]);
+    expect(await nodeFs.stat(join(base, "real/none"))).toBeNull();
   });
 });
