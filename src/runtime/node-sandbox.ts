@@ -177,16 +177,32 @@ function probeNamespaces(bwrap: string): string | null {
   return refusal;
 }
 
+/**
+ * The OS sandbox's package and the version Sandshell is tested with: an optional peer dependency (package.json), as
+ * node-pty is, because only the node runtime needs it (and it declares Node >= 22.12, which Sandshell's range does
+ * not require; it is tested here on Node 20).
+ */
+export const SANDBOX_RUNTIME_PACKAGE = { name: "@anthropic-ai/sandbox-runtime", version: "0.0.83" } as const;
+
+/** Loads the library, or says how to add it: a missing package is an install step, never a quiet "unsandboxed". */
+async function requireSrt(): Promise<Srt> {
+  try {
+    return await loadSrt();
+  } catch (err) {
+    const { name, version } = SANDBOX_RUNTIME_PACKAGE;
+    throw new Error(
+      `The node runtime's OS sandbox needs the optional package ${name}, which could not be loaded ` +
+        `(${err instanceof Error ? err.message : String(err)}). Add it with \`npm install ${name}@${version}\`, ` +
+        'or pass sandbox: "off" to run the shell unsandboxed, as the host user.',
+    );
+  }
+}
+
 /** Why the OS sandbox cannot run here, or null when it can. */
 async function unavailable(options: OsSandboxOptions): Promise<string | null> {
   if (process.platform === "win32") return "the OS sandbox does not run on Windows";
   if (process.platform !== "linux" && process.platform !== "darwin") return `the OS sandbox does not run on ${process.platform}`;
-  let srt: Srt;
-  try {
-    srt = await loadSrt();
-  } catch (err) {
-    return `the package @anthropic-ai/sandbox-runtime could not be loaded (${err instanceof Error ? err.message : String(err)})`;
-  }
+  const srt = await requireSrt();
   if (!srt.SandboxManager.isSupportedPlatform()) return `@anthropic-ai/sandbox-runtime does not support this platform`;
   if (process.platform === "linux") {
     const bwrap = options.bwrapPath ?? which("bwrap");
