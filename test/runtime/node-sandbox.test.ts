@@ -372,7 +372,8 @@ describe.skipIf(process.platform !== "linux").each([
     let naive = 0;
     let reads = 0;
     let writes = 0;
-    for (let i = 0; i < ATTEMPTS; i++) {
+    // At least ATTEMPTS rounds, and on until the naive open has escaped once (a loaded machine can starve the attacker).
+    for (let i = 0; i < ATTEMPTS || (naive === 0 && i < 10 * ATTEMPTS); i++) {
       const r = await sb.callTool("read_file", { path: "d/f" });
       expect(text(r)).not.toContain("OUTSIDE-SECRET");
       if (!r.isError) reads++;
