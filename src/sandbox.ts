@@ -146,8 +146,10 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     throw err;
   }
   const workspace = await runtime.fs.realpath(runtime.workspace).catch(() => runtime.workspace);
-  // A runtime with a private temp directory (node) offers that to the file tools instead of a /tmp shared by the host.
+  // A runtime with a private temp directory (node) offers that to the file tools instead of a /tmp shared by the host;
+  // inside the OS sandbox (Linux) the shell sees it as /tmp, so the file tools read `/tmp/x` there too.
   const tmp = runtime.tempDir ?? (await runtime.fs.realpath("/tmp").catch(() => "/tmp"));
+  const tmpName = runtime.tempDir === undefined || runtime.isolation?.tmp === "private" ? "/tmp" : runtime.tempDir;
   const callers = rules.callers;
   let calls = 0;
   let closed = false;
@@ -159,6 +161,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     session,
     workspace,
     tmp,
+    tmpName,
     approvals,
     guard: () => rules.guard(),
     alwaysAllow: (rule, from) => rules.alwaysAllow(rule, from),

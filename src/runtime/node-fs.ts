@@ -3,26 +3,33 @@
 // The file tools check a path (its real path must lie inside the workspace) and then open it. A process of the agent
 // can swap a folder on that path for a symlink in between, and a plain open would follow it out of the workspace
 // (write_file landed outside, read_file returned /etc/hostname). So every operation here takes the path as the real
-// path it was checked as, and on Linux:
-//   1. opens the parent folder with O_DIRECTORY | O_NOFOLLOW and verifies what it opened: /proc/self/fd/N must name
-//      exactly that folder (a symlink anywhere on the way would make it name another one, and the call fails ELOOP);
-//   2. works on the last component through /proc/self/fd/N/NAME, i.e. relative to the verified folder, never by the
-//      path again, with O_NOFOLLOW where it opens a file;
-//   3. writes a whole file through a temporary file in the verified folder, renamed over the name at the end.
-// A symlink on a path given here is therefore refused (ELOOP), not followed: callers resolve paths first
-// (runtime.fs.realpath), which is what the file tools do. Where /proc/self/fd does not exist (macOS), the calls are
-// plain node:fs calls, with the race (docs/sandbox.md says so).
+// path it was checked as, and works on its last component only inside a folder it has verified is exactly the
+// folder that path names, never by the path again. Two ways to verify, one for each kind of host:
+//
+//   "proc-fd" (Linux): opens the parent folder with O_DIRECTORY | O_NOFOLLOW and checks that /proc/self/fd/N names
+//      exactly that folder (a symlink anywhere on the way would make it name another one: ELOOP); then works through
+//      /proc/self/fd/N/NAME, i.e. relative to the verified descriptor, with O_NOFOLLOW where it opens a file.
+//   "cwd-helper" (no /proc/self/fd: macOS): a helper process enters the folder and asks the kernel where it is
+//      (getcwd), then works relative to its working directory (node-fs-helper.ts says why a process).
+//
+// Either way a whole file is written through a temporary file in the verified folder, renamed over the name. A symlink
+// on a path given here is therefore refused (ELOOP), not followed: callers resolve paths first (runtime.fs.realpath),
+// which is what the file tools do.
 
 import { randomBytes } from "node:crypto";
 import { constants, existsSync, type Dirent, type Stats } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { posix } from "node:path";
+import { helperCall } from "./node-fs-helper.ts";
 import type { DirEntry, FileStat, RuntimeFs } from "./types.ts";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_APPEND, O_NONBLOCK } = constants;
 
-/** Linux: paths relative to an open folder are spelled /proc/self/fd/N/NAME. */
-const PROC_FD = process.platform === "linux" && existsSync("/proc/self/fd");
+/** How a folder is verified before a name in it is touched (see the top of this file). */
+export type NodeFsAccess = "proc-fd" | "cwd-helper";
+
+/** Linux: paths relative to an open folder are spelled /proc/self/fd/N/NAME. Elsewhere: the helper process. */
+export const NODE_FS_ACCESS: NodeFsAccess = process.platform === "linux" && existsSync("/proc/self/fd") ? "proc-fd" : "cwd-helper";
 
 function errnoError(err: unknown): Error {
   if (err instanceof Error && typeof (err as NodeJS.ErrnoException).code === "string") return err;
@@ -82,7 +89,6 @@ async function openDir(dir: string): Promise<fsp.FileHandle> {
 /** Calls `fn` with a spelling of `path` relative to its verified parent folder. */
 async function inDir<T>(path: string, fn: (at: string, parts: { dir: string; name: string; path: string }) => Promise<T>): Promise<T> {
   const parts = split(path);
-  if (!PROC_FD) return fn(parts.path, parts);
   if (parts.name === "") {
     const h = await openDir("/");
     try {
@@ -117,7 +123,6 @@ async function readFile(path: string): Promise<Uint8Array> {
 
 /** Writes the whole file through a temporary file in the same (verified) folder, renamed over the name. */
 async function writeFile(path: string, data: Uint8Array | string, mode?: number): Promise<void> {
-  if (!PROC_FD) return fsp.writeFile(path, data, mode !== undefined ? { mode } : {});
   await inDir(path, async (at, parts) => {
     if (parts.name === "") throw coded("EISDIR", "/ is a folder");
     const old = await fsp.lstat(at).catch(() => null);
@@ -164,7 +169,6 @@ async function readdir(path: string): Promise<DirEntry[]> {
       }),
     );
   };
-  if (!PROC_FD) return list(dir);
   const h = await openDir(dir);
   try {
     return await list(`/proc/self/fd/${h.fd}`);
@@ -206,12 +210,11 @@ async function mkdir(path: string, options?: { recursive?: boolean; mode?: numbe
 }
 
 async function rename(from: string, to: string): Promise<void> {
-  if (!PROC_FD) return fsp.rename(from, to);
   await inDir(from, (fromAt) => inDir(to, (toAt) => fsp.rename(fromAt, toAt)));
 }
 
-/** The node runtime's RuntimeFs (see the top of this file). */
-export const nodeFs: RuntimeFs = {
+/** "proc-fd": descriptor-relative through /proc/self/fd (Linux). */
+const procFs: RuntimeFs = {
   readFile: (path) => errno(() => readFile(path)),
   writeFile: (path, data, options) => errno(() => writeFile(path, data, options?.mode)),
   appendFile: (path, data) => errno(() => appendFile(path, data)),
@@ -231,3 +234,66 @@ export const nodeFs: RuntimeFs = {
   rename: (from, to) => errno(() => rename(from, to)),
   realpath: (path) => errno(() => fsp.realpath(path)),
 };
+
+/** "cwd-helper": the same calls, made by the helper process inside the folder it verified (node-fs-helper.ts). */
+const helperFs: RuntimeFs = {
+  readFile: (path) =>
+    errno(async () => {
+      const bytes = await helperCall<Uint8Array>("read", split(path));
+      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }),
+  writeFile: (path, data, options) => errno(() => helperCall<void>("write", { ...split(path), data, mode: options?.mode })),
+  appendFile: (path, data) => errno(() => helperCall<void>("append", { ...split(path), data })),
+  readdir: (path) => errno(() => helperCall<DirEntry[]>("list", { path: split(path).path })),
+  async stat(path) {
+    try {
+      return await helperCall<FileStat>("lstat", split(path));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return null;
+      throw errnoError(err);
+    }
+  },
+  mkdir: (path, options) =>
+    errno(async () => {
+      const { path: target } = split(path);
+      if (options?.recursive !== true) return helperCall<void>("mkdir", { ...split(target), mode: options?.mode });
+      // One component at a time, each made in (and then entered as) a verified folder.
+      let cur = "";
+      for (const part of target.split("/").filter((p) => p !== "")) {
+        cur = `${cur}/${part}`;
+        try {
+          await helperCall<void>("mkdir", { ...split(cur), mode: options?.mode });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+          const s = await helperCall<FileStat>("lstat", split(cur));
+          if (s.type !== "dir") throw coded(s.type === "symlink" ? "ELOOP" : "ENOTDIR", `${cur} is not a folder`);
+        }
+      }
+    }),
+  rm: (path, options) =>
+    errno(async () => {
+      try {
+        await helperCall<void>("rm", { ...split(path), recursive: options?.recursive ?? false, force: options?.force ?? false });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (options?.force === true && (code === "ENOENT" || code === "ENOTDIR")) return;
+        throw err;
+      }
+    }),
+  rename: (from, to) =>
+    errno(() => {
+      const a = split(from);
+      const b = split(to);
+      return helperCall<void>("rename", { ...a, toDir: b.dir, toName: b.name });
+    }),
+  realpath: (path) => errno(() => fsp.realpath(path)),
+};
+
+/** A node RuntimeFs with the given way of verifying folders (default: what this host offers, NODE_FS_ACCESS). */
+export function createNodeFs(access: NodeFsAccess = NODE_FS_ACCESS): RuntimeFs {
+  return access === "proc-fd" ? procFs : helperFs;
+}
+
+/** The node runtime's RuntimeFs (see the top of this file). */
+export const nodeFs: RuntimeFs = createNodeFs();

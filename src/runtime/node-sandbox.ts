@@ -4,7 +4,8 @@
 // directory; src/runtime/node.ts spawns what it is given. See docs/sandbox.md.
 //
 // What the OS sandbox enforces (Linux, bubblewrap):
-//   writes   only the workspace and the private temp directory (everything else is a read-only bind of /)
+//   writes   only the workspace and the private temp directory, which is also the sandbox's /tmp (node-bwrap.ts);
+//            everything else is a read-only bind of /
 //   reads    everything but the host user's home (except the tool folders on PATH) and credential paths; the other
 //            sandboxes' temp directories and default workspaces are hidden
 //   network  none (own network namespace); domains the caller allows go through the library's filtering proxy
@@ -14,13 +15,16 @@
 // runs under `script`, which opens a pseudo-terminal inside the sandbox and relays the outer one in raw mode.
 
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import * as fsp from "node:fs/promises";
+import { createRequire } from "node:module";
 import { homedir, tmpdir, userInfo } from "node:os";
-import { delimiter, join, sep } from "node:path";
+import { delimiter, dirname, join, sep } from "node:path";
 import { spawnSync } from "node:child_process";
 import { NODE_SANDBOX } from "../limits.ts";
 import { isInside } from "../lib/paths.ts";
+import { presentTempAtTmp, readBwrapCommand } from "./node-bwrap.ts";
+import { NODE_FS_ACCESS } from "./node-fs.ts";
 import type { Isolation } from "./types.ts";
 
 export type { Isolation } from "./types.ts";
@@ -173,16 +177,32 @@ function probeNamespaces(bwrap: string): string | null {
   return refusal;
 }
 
+/**
+ * The OS sandbox's package and the version Sandshell is tested with: an optional peer dependency (package.json), as
+ * node-pty is, because only the node runtime needs it (and it declares Node >= 22.12, which Sandshell's range does
+ * not require; it is tested here on Node 20).
+ */
+export const SANDBOX_RUNTIME_PACKAGE = { name: "@anthropic-ai/sandbox-runtime", version: "0.0.83" } as const;
+
+/** Loads the library, or says how to add it: a missing package is an install step, never a quiet "unsandboxed". */
+async function requireSrt(): Promise<Srt> {
+  try {
+    return await loadSrt();
+  } catch (err) {
+    const { name, version } = SANDBOX_RUNTIME_PACKAGE;
+    throw new Error(
+      `The node runtime's OS sandbox needs the optional package ${name}, which could not be loaded ` +
+        `(${err instanceof Error ? err.message : String(err)}). Add it with \`npm install ${name}@${version}\`, ` +
+        'or pass sandbox: "off" to run the shell unsandboxed, as the host user.',
+    );
+  }
+}
+
 /** Why the OS sandbox cannot run here, or null when it can. */
 async function unavailable(options: OsSandboxOptions): Promise<string | null> {
   if (process.platform === "win32") return "the OS sandbox does not run on Windows";
   if (process.platform !== "linux" && process.platform !== "darwin") return `the OS sandbox does not run on ${process.platform}`;
-  let srt: Srt;
-  try {
-    srt = await loadSrt();
-  } catch (err) {
-    return `the package @anthropic-ai/sandbox-runtime could not be loaded (${err instanceof Error ? err.message : String(err)})`;
-  }
+  const srt = await requireSrt();
   if (!srt.SandboxManager.isSupportedPlatform()) return `@anthropic-ai/sandbox-runtime does not support this platform`;
   if (process.platform === "linux") {
     const bwrap = options.bwrapPath ?? which("bwrap");
@@ -269,17 +289,34 @@ function fsRules(p: { workspace: string; tempDir: string; hostHome: string; path
 
 // ------------------------------------------------------------------------------------------------ the sandbox
 
+function realTmp(): string | null {
+  try {
+    return realpathSync("/tmp");
+  } catch {
+    return null;
+  }
+}
+
+/** The library's folder (its seccomp helper and proxy agent live there): kept visible when it is under /tmp. */
+function srtPackageDir(): string | null {
+  try {
+    return dirname(dirname(createRequire(import.meta.url).resolve("@anthropic-ai/sandbox-runtime")));
+  } catch {
+    return null;
+  }
+}
+
 function singleQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Inside the sandbox: keep only `keep` (plus, with network, the proxy settings), then set TMPDIR and run. */
-function innerCommand(bash: string, bashArgs: string[], keep: string[], tempDir: string, network: boolean, interactive: boolean): string {
+function innerCommand(bash: string, bashArgs: string[], keep: string[], tmp: string, network: boolean, interactive: boolean): string {
   const proxy = network ? "|*_PROXY|*_proxy|RSYNC_PROXY|GIT_SSH_COMMAND|GIT_CONFIG_PARAMETERS|CLOUDSDK_PROXY_*|JAVA_TOOL_OPTIONS" : "";
   const names = keep.filter((k) => NAME.test(k));
   const filter =
     `for __ss_v in $(compgen -e); do case "$__ss_v" in ${names.join("|")}|SANDBOX_RUNTIME${proxy}) ;; ` +
-    `*) unset "$__ss_v" ;; esac; done; unset __ss_v; export TMPDIR=${singleQuote(tempDir)}; `;
+    `*) unset "$__ss_v" ;; esac; done; unset __ss_v; export TMPDIR=${singleQuote(tmp)}; `;
   const argv = [bash, ...bashArgs].map(singleQuote).join(" ");
   // Linux: `script` gives the interactive shell a terminal of its own (see the top of this file); -e passes its exit
   // code on. sandbox-exec (macOS) keeps the terminal, so the shell runs directly there.
@@ -299,7 +336,7 @@ export async function openOsSandbox(
     throw new TypeError('network.allow is a list of domains, e.g. ["registry.npmjs.org", "*.github.com"]');
   }
   const direct = (state: "unsandboxed" | "off", reason: string): OsSandbox => ({
-    isolation: { state, reason, network: allow, tempDir: p.tempDir },
+    isolation: { state, reason, network: allow, tempDir: p.tempDir, tmp: "host", files: NODE_FS_ACCESS },
     async plan(bash, bashArgs, env) {
       return { file: bash, args: bashArgs, env };
     },
@@ -325,28 +362,44 @@ export async function openOsSandbox(
   if (allow.length > 0) srt.SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: allow });
   const hostHome = options.hostHome ?? homedir();
   let released = false;
-  const what = process.platform === "linux" ? "bubblewrap" : "sandbox-exec";
+  const linux = process.platform === "linux";
+  // Linux: the private temp folder is the sandbox's /tmp (node-bwrap.ts). Not where /tmp is not a plain folder, or
+  // where the workspace is /tmp or holds it (the workspace's bind wins there).
+  const privateTmp = linux && realTmp() === "/tmp" && !isInside("/tmp", p.workspace);
+  const bwrap = linux ? (options.bwrapPath ?? which("bwrap")) : null;
+  const what = linux ? "bubblewrap" : "sandbox-exec (macOS; not tested by Sandshell's CI)";
   return {
     isolation: {
       state: "sandboxed",
       reason:
-        `OS sandbox (${what}, @anthropic-ai/sandbox-runtime): writes only to the workspace and ${p.tempDir}; ` +
+        `OS sandbox (${what}, @anthropic-ai/sandbox-runtime): writes only to the workspace and ` +
+        `${privateTmp ? `/tmp, which is the sandbox's own folder ${p.tempDir}` : `${p.tempDir} ($TMPDIR; /tmp is read-only)`}; ` +
         `credential paths hidden; ${allow.length === 0 ? "no network" : `network only to ${allow.join(", ")}`}`,
       network: allow,
       tempDir: p.tempDir,
+      tmp: privateTmp ? "private" : "read-only",
+      files: NODE_FS_ACCESS,
     },
     async plan(bash, bashArgs, env, interactive) {
       const rules = fsRules({ ...p, hostHome, path: env.PATH ?? "" });
-      const inner = innerCommand(bash, bashArgs, Object.keys(env), p.tempDir, allow.length > 0, interactive);
+      const inner = innerCommand(bash, bashArgs, Object.keys(env), privateTmp ? "/tmp" : p.tempDir, allow.length > 0, interactive);
       const wrapped = await srt.SandboxManager.wrapWithSandboxArgv(
         inner,
         "/bin/bash",
-        { filesystem: rules },
+        // macOS: the shell and its jobs run on a pseudo-terminal, for which the library's profile needs allowPty (its
+        // documented setting; it also lets the shell open the user's other /dev/ttys*). Not tested here: Linux only.
+        { filesystem: rules, ...(linux ? {} : { allowPty: true }) },
         undefined,
         p.workspace,
         { commandId, commandText: `${bash} ${bashArgs.join(" ")}` },
       );
-      return { file: wrapped.argv[0]!, args: wrapped.argv.slice(1), env };
+      if (!linux) return { file: wrapped.argv[0]!, args: wrapped.argv.slice(1), env };
+      // Linux: run bwrap itself, with the library's options read back and /tmp presented (see node-bwrap.ts).
+      if (wrapped.argv.length !== 3 || wrapped.argv[1] !== "-c") throw new Error("The OS sandbox library returned a command Sandshell cannot read.");
+      const cmd = readBwrapCommand(wrapped.argv[2]!);
+      const keep = [srtPackageDir(), bash, ...(env.PATH ?? "").split(delimiter)].filter((d): d is string => d !== null && d.startsWith("/"));
+      const args = privateTmp ? presentTempAtTmp(cmd.options, p.tempDir, [p.workspace, p.tempDir], keep) : cmd.options;
+      return { file: bwrap ?? cmd.bwrap, args: [...args, "--", ...cmd.command], env };
     },
     async release() {
       if (released) return;

@@ -447,6 +447,8 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     workspace,
     isolation: os.isolation,
     tempDir: privateDir,
+    // Spill files and long commands the shell sources: in the private folder, which the sandboxed shell can see.
+    spillDir: privateDir,
     capabilities,
     markerNonce: nonce,
     // Where the OS sandbox does not run, say so wherever the runtime's note is shown (status bar, runtimeInfo).
@@ -457,7 +459,9 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       const envFile = join(privateDir, `env-${k}`);
       const rc = join(privateDir, `rc-${k}.sh`);
       const restoreFrom = opts.restoreFrom !== undefined && opts.restoreFrom.startsWith(`${privateDir}/`) ? opts.restoreFrom : undefined;
-      await fsp.writeFile(rc, rcFile(nonce, envFile, restoreFrom), { mode: 0o600 });
+      // Through nodeFs (a new file renamed over the name): the sandboxed shell can write this folder, and a symlink it
+      // planted at the next rc file's name must not make the host write through it.
+      await nodeFs.writeFile(rc, rcFile(nonce, envFile, restoreFrom), { mode: 0o600 });
       const cwd = await startDir(opts.cwd);
       const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace, TMPDIR: privateDir };
       const run = await os.plan(bash, ["--noprofile", "--rcfile", rc, "-i"], env, true);

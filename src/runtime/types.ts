@@ -105,6 +105,18 @@ export interface Isolation {
   network: string[];
   /** The private temp directory (TMPDIR, setup and spill files); removed on close. */
   tempDir: string;
+  /**
+   * What `/tmp` is for the shell: "private" (the temp directory, presented at /tmp by the OS sandbox: Linux),
+   * "read-only" (the host's, read-only: macOS, whose scratch folder is $TMPDIR), "host" (the host's shared /tmp:
+   * unsandboxed or off).
+   */
+  tmp: "private" | "read-only" | "host";
+  /**
+   * How the file tools verify a folder before they touch a name in it (no check-then-open race either way):
+   * "proc-fd" (Linux: descriptor-relative through /proc/self/fd), "cwd-helper" (no /proc, macOS: a helper process's
+   * working directory, checked with getcwd). See docs/sandbox.md.
+   */
+  files: "proc-fd" | "cwd-helper";
 }
 
 export type RuntimeEvent =

@@ -1,8 +1,10 @@
 // Path confinement for the file tools: a path the agent gives (relative to the workspace, absolute, or `~/…`) is
 // resolved to its real path first (`..` and symlinks: runtime.fs.realpath, or the nearest existing parent for a path
-// that does not exist yet), and a real path outside the workspace (and the temp folder, for reading: /tmp, or on node
-// the sandbox's private one) is refused. On node the runtime's file system then opens exactly that real path, refusing
-// a symlink swapped in meanwhile (src/runtime/node-fs.ts).
+// that does not exist yet), and a real path outside the workspace and the temp folder is refused. The temp folder is
+// what the shell calls /tmp (in the browser runtimes, and on node inside the OS sandbox, where /tmp is the sandbox's
+// private folder: a `/tmp/…` path is read there), or on node without that sandbox its private $TMPDIR (the host's
+// shared /tmp is refused). On node the runtime's file system then opens exactly that real path, refusing a symlink
+// swapped in meanwhile (src/runtime/node-fs.ts).
 
 import { isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
 import type { FileStat } from "../runtime/types.ts";
@@ -57,10 +59,33 @@ async function walkRealpath(host: ToolContext, abs: string): Promise<{ path: str
   return { path: cur };
 }
 
+/** A real path as the shell names it: the temp folder by the shell's name for it (/tmp). */
+export function shellPath(host: ToolContext, real: string): string {
+  if (host.tmpName !== host.tmp && isInside(real, host.tmp)) return host.tmpName + real.slice(host.tmp.length);
+  return real;
+}
+
 export function displayPath(host: ToolContext, real: string): string {
   if (real === host.workspace) return ".";
   if (isInside(real, host.workspace)) return real.slice(host.workspace.length + (host.workspace.endsWith("/") ? 0 : 1));
-  return real;
+  return shellPath(host, real);
+}
+
+/**
+ * The host's spelling of a path the shell spells with its /tmp, when that is the sandbox's private folder: the first
+ * component `tmp` becomes that folder (what follows, `..` included, is resolved there, as the shell's kernel would).
+ * The workspace and the folder itself keep their host paths inside the sandbox too (a default workspace lives under
+ * the host's /tmp), so a path inside either is left as it is.
+ */
+function hostSpelling(host: ToolContext, abs: string): string {
+  if (host.tmpName === host.tmp) return abs;
+  const norm = normalizePath(abs);
+  if (isInside(norm, host.workspace) || isInside(norm, host.tmp)) return abs;
+  const parts = abs.split("/");
+  let i = 0;
+  while (i < parts.length && (parts[i] === "" || parts[i] === "." || parts[i] === "..")) i++;
+  if (`/${parts[i] ?? ""}` !== host.tmpName) return abs;
+  return [host.tmp, ...parts.slice(i + 1)].join("/");
 }
 
 export async function resolveToolPath(host: ToolContext, input: string, mode: PathMode): Promise<ResolvedPath> {
@@ -69,7 +94,7 @@ export async function resolveToolPath(host: ToolContext, input: string, mode: Pa
   if (given.includes("\u0000")) return { ok: false, message: "The path contains a NUL byte." };
   let abs: string;
   if (given === "~" || given.startsWith("~/")) abs = host.workspace + given.slice(1);
-  else if (given.startsWith("/")) abs = given;
+  else if (given.startsWith("/")) abs = hostSpelling(host, given);
   else abs = joinPath(host.workspace, given);
 
   let real: string;
@@ -83,11 +108,10 @@ export async function resolveToolPath(host: ToolContext, input: string, mode: Pa
     real = walked.path;
   }
   const lexical = normalizePath(abs);
-  const roots = mode === "read" ? [host.workspace, host.tmp] : [host.workspace];
-  if (!roots.some((root) => isInside(real, root))) {
-    // The node runtime has a private temp folder ($TMPDIR) instead of the host's shared /tmp.
-    const tmpName = host.tmp === "/tmp" ? "/tmp" : `the sandbox's temp folder ${host.tmp} ($TMPDIR)`;
-    const where = mode === "read" ? `the workspace (${host.workspace}) and ${tmpName}` : `the workspace (${host.workspace})`;
+  if (!isInside(real, host.workspace) && !isInside(real, host.tmp)) {
+    // Without the OS sandbox, the node runtime's temp folder is its private $TMPDIR, not the host's shared /tmp.
+    const tmpName = host.tmpName === "/tmp" ? "/tmp" : `the sandbox's temp folder ${host.tmpName} ($TMPDIR)`;
+    const where = `the workspace (${host.workspace}) and ${tmpName}`;
     const how =
       real !== lexical
         ? `resolves through a symlink to ${real}, which is outside ${where}`
@@ -96,11 +120,7 @@ export async function resolveToolPath(host: ToolContext, input: string, mode: Pa
           : `is outside ${where}`;
     return {
       ok: false,
-      message:
-        `"${given}" ${how}, so it was refused. ` +
-        (mode === "read"
-          ? `The file tools read only inside the workspace and ${tmpName}.`
-          : "The file tools write only inside the workspace; use a path inside it."),
+      message: `"${given}" ${how}, so it was refused. The file tools ${mode} only inside the workspace and ${tmpName}.`,
     };
   }
   const stat = await host.runtime.fs.stat(real).catch(() => null);

@@ -21,8 +21,10 @@ export interface ToolContext {
   readonly session: ShellSession;
   /** The workspace's real path (symlinks resolved). */
   readonly workspace: string;
-  /** The real path of the temp folder the file tools read: /tmp, or the node runtime's private one ($TMPDIR). */
+  /** The real path of the temp folder the file tools read and write: /tmp, or the node runtime's private one. */
   readonly tmp: string;
+  /** What the shell calls that folder: "/tmp" (also on node inside the OS sandbox, which presents it there), or `tmp`. */
+  readonly tmpName: string;
   readonly approvals: Approvals;
   /** The guard as it is now (it changes when "Always allow" adds a rule). */
   guard(): Guard;

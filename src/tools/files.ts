@@ -1,13 +1,13 @@
 // The file tools: read_file, write_file, edit_file, list_dir. They work on the runtime's file system directly (no
 // shell, no quoting), so code gets into the sandbox byte for byte (no heredoc inside JSON). Every path goes through
-// confine.ts first (real path inside the workspace, or the temp folder for reading); binary.ts tells text from binary.
+// confine.ts first (real path inside the workspace or the temp folder); binary.ts tells text from binary.
 
 import { TOOLS } from "../limits.ts";
 import { baseName, joinPath, parentOf } from "../lib/paths.ts";
 import { formatBytes, plural } from "../lib/text.ts";
 import type { DirEntry } from "../runtime/types.ts";
 import { binaryKind } from "./binary.ts";
-import { displayPath, errnoOf, errText, readBytes, resolveToolPath } from "./confine.ts";
+import { displayPath, errnoOf, errText, readBytes, resolveToolPath, shellPath } from "./confine.ts";
 import { errorOutcome, type ToolContext, type ToolOutcome } from "./context.ts";
 import type { ToolArgs } from "./specs.ts";
 
@@ -339,7 +339,7 @@ export async function listDirTool(host: ToolContext, args: ToolArgs<"list_dir">)
   }
   depth = Math.floor(depth);
 
-  const out: string[] = [`${r.path}/`];
+  const out: string[] = [`${shellPath(host, r.path).replace(/\/$/, "")}/`];
   let files = 0;
   let dirs = 0;
   let shown = 0;

@@ -148,7 +148,7 @@ function specs(workspace: string): ToolSpec[] {
         `Read a text file with numbered lines (like cat -n). Shows up to ${kb(TOOLS.readDefaultLines)} lines from ` +
         `offset; lines longer than ${kb(TOOLS.readMaxLineChars)} characters are cut, and at most ` +
         `${kb(TOOLS.readMaxChars)} characters come back per call (it says how to read on). Binary files and files ` +
-        `over ${kb(TOOLS.readMaxFileBytes / 1024 / 1024)} MB are refused. Works in the workspace and the temp folder (/tmp; on the node runtime $TMPDIR).`,
+        `over ${kb(TOOLS.readMaxFileBytes / 1024 / 1024)} MB are refused. Works in the workspace and the temp folder (/tmp, or $TMPDIR where the node runtime shares the host's /tmp).`,
       schema: schema.read_file,
       example: { path: "src/index.ts", offset: 1, limit: 200 },
       aliases: { file_path: "path", filePath: "path", file: "path", filename: "path", start_line: "offset", lines: "limit" },
@@ -157,7 +157,7 @@ function specs(workspace: string): ToolSpec[] {
       name: "write_file",
       description:
         "Create or overwrite a file with the given content, byte for byte, creating missing folders. This is the way " +
-        "to put code into the sandbox: no heredocs, no shell quoting. Only inside the workspace.",
+        "to put code into the sandbox: no heredocs, no shell quoting. Only inside the workspace and the temp folder (/tmp, or $TMPDIR where the node runtime shares the host's /tmp).",
       schema: schema.write_file,
       example: { path: "src/hello.py", content: 'print("hello")\n' },
       aliases: { file_path: "path", filePath: "path", file: "path", filename: "path", text: "content", contents: "content", data: "content" },
@@ -167,7 +167,7 @@ function specs(workspace: string): ToolSpec[] {
       description:
         "Replace old_str with new_str in a file. old_str must match exactly (whitespace included) and occur exactly " +
         "once, unless replace_all is true; otherwise nothing changes and the line numbers of every match are listed. " +
-        `Returns the edited lines with ${TOOLS.editSnippetLines} lines of context. Only inside the workspace.`,
+        `Returns the edited lines with ${TOOLS.editSnippetLines} lines of context. Only inside the workspace and the temp folder (/tmp, or $TMPDIR where the node runtime shares the host's /tmp).`,
       schema: schema.edit_file,
       example: { path: "src/app.js", old_str: "const port = 3000;", new_str: "const port = 8080;" },
       aliases: {
@@ -187,7 +187,7 @@ function specs(workspace: string): ToolSpec[] {
       description:
         `List a folder as a tree with file sizes, folders marked with a trailing /, to the given depth (default ` +
         `${TOOLS.listDefaultDepth}). node_modules and .git are shown by name only. At most ` +
-        `${kb(TOOLS.listMaxEntries)} entries. Works in the workspace and the temp folder (/tmp; on the node runtime $TMPDIR).`,
+        `${kb(TOOLS.listMaxEntries)} entries. Works in the workspace and the temp folder (/tmp, or $TMPDIR where the node runtime shares the host's /tmp).`,
       schema: schema.list_dir,
       example: { path: "src", depth: 2 },
       aliases: { dir: "path", directory: "path", folder: "path", file_path: "path", max_depth: "depth" },

@@ -78,6 +78,7 @@ describe("the packed package, installed in a fresh project", () => {
     expect(installed).not.toContain("node-pty");
     expect(installed).not.toContain("tree-sitter-bash");
     expect(installed).not.toContain("@xterm");
+    expect(installed).not.toContain("@anthropic-ai"); // the node runtime's OS sandbox: an optional peer
   });
 
   it("type-checks a host page and a Node script under strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess", () => {

@@ -14,7 +14,9 @@ conformanceSuite("node", () => createNodeRuntime(), { heapUsed: heapUsedAfterGc 
 describe("shell session on node only", () => {
   let runtime: Runtime;
   const sessions: ShellSession[] = [];
-  const spillDir = `${SHELL.spillDir}/node-test-${process.pid}`;
+  // Inside the OS sandbox the shell sees the runtime's private folder (its /tmp), not the host's /tmp: a long command
+  // saved for the shell to source has to be there.
+  let spillDir = `${SHELL.spillDir}/node-test-${process.pid}`;
 
   async function open(extra: ShellSessionOptions = {}): Promise<ShellSession> {
     const s = await createShellSession(runtime, { spillDir, ...extra });
@@ -24,6 +26,7 @@ describe("shell session on node only", () => {
 
   beforeAll(async () => {
     runtime = await createNodeRuntime();
+    spillDir = runtime.spillDir ?? spillDir;
   });
 
   afterAll(async () => {
