@@ -173,6 +173,11 @@ export const INPUT = {
   maxCommandChars: 1024 * 1024,
   /** Longest raw JSON argument string, and longest string value in parsed arguments (write_file content). */
   maxArgumentChars: 5 * 1024 * 1024,
+  /**
+   * Longest broken JSON argument string that is repaired (jsonrepair's time grows faster than the text: about 0.1 s at
+   * 32 KB, seconds past 64 KB, minutes at 5 MB); a longer broken one is refused with "send valid JSON".
+   */
+  maxRepairChars: 32 * 1024,
 } as const;
 
 export const AUDIT = {

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeRuntime, createSandbox, type AuditEntry, type CallToolResult, type Sandbox } from "../src/node.ts";
 import { createSandbox as createCoreSandbox } from "../src/sandbox.ts";
-import { SMUGGLING_SPELLINGS } from "./tools/smuggling.ts";
+import { RED_TEAM_SPELLINGS, SMUGGLING_SPELLINGS } from "./tools/smuggling.ts";
 
 const text = (r: CallToolResult) => r.content[0]!.text;
 
@@ -323,12 +323,20 @@ describe.each(["node", "embedded"] as const)("argument repair never moves text b
   });
 
   it("no spelling of a smuggled second field creates F or G", async () => {
-    
     for (const { name, raw } of SMUGGLING_SPELLINGS) {
       const r = await sb.callTool("bash", raw);
       const command = (r.structuredContent.repairedArguments as { command?: string } | undefined)?.command;
       expect(command === undefined || command === "echo hi", `${name}: ran ${command}`).toBe(true);
     }
     for (const f of ["F", "G", "F,", "G,"]) expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/${f}`), f).toBeNull();
+  });
+
+  it("none of the red team's 33 spellings (attacks/args-smuggling.ts) runs its tripwire", async () => {
+    for (const [i, { name, raw }] of RED_TEAM_SPELLINGS.entries()) {
+      const trip = `T${i + 1}`;
+      const r = await sb.callTool("bash", raw(trip));
+      if (r.structuredContent.held === true) await sb.callTool("bash", { command: "C-c", is_input: true }); // `echo hi"` waits for its quote
+      expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/${trip}`), `${name} ran its tripwire: ${text(r)}`).toBeNull();
+    }
   });
 });
