@@ -332,3 +332,37 @@ describe("a command still running for one connection is not another's to feed or
     }
   });
 });
+
+describe("a client cannot set the sandbox's reserved _meta keys (red team L5)", () => {
+  it("`_meta[\"sandshell/rawArguments\"]` beside `arguments` is refused with -32602 and nothing runs; the SDK's raw-string path works end to end", async () => {
+    const { sandbox, served, close } = await servedSandbox({ approver: "deny" });
+    try {
+      const { existsSync } = await import("node:fs");
+      const peer = new RawPeer(((ch) => (served.api.connect(ch.port1 as unknown as PortLike, HOST_ORIGIN), ch.port2))(new MessageChannel()));
+      await peer.initialize();
+      const r = await peer.request({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/call",
+        params: { name: "bash", arguments: { command: "echo visible" }, _meta: { "sandshell/rawArguments": '{"command": "touch META_SPOOF"}' } },
+      });
+      expect(r.error).toMatchObject({ code: -32602, message: expect.stringMatching(/reserved for the sandbox/) });
+      expect(existsSync(`${sandbox.runtime.workspace}/META_SPOOF`)).toBe(false);
+      expect(sandbox.auditLog().some((e) => e.type === "call" && JSON.stringify(e.args).includes("META_SPOOF"))).toBe(false);
+      peer.port.close();
+
+      // The client SDK's raw-string path (connectSandbox / connectOverPort callTool with a string, and rawArguments for
+      // a plain MCP client) sends the string as `arguments` itself, and it is read and repaired as documented.
+      const conn = await connect(served);
+      const viaSdk = await conn.callTool("bash", "{'command': 'touch RAW_OK',}");
+      expect(viaSdk.structuredContent?.repairedArguments).toEqual({ command: "touch RAW_OK" });
+      const { rawArguments } = await import("../../src/client/index.ts");
+      const plain = await conn.client.callTool({ name: "bash", ...rawArguments('{"command": "echo plain-raw"}') });
+      expect(JSON.stringify(plain.content)).toContain("plain-raw");
+      expect(existsSync(`${sandbox.runtime.workspace}/RAW_OK`)).toBe(true);
+      await conn.close();
+    } finally {
+      await close();
+    }
+  });
+});
