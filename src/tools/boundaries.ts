@@ -54,12 +54,21 @@ function keyEnds(s: string): { keyEnd: Int32Array; lineEnd: Int32Array; colonEnd
   return { keyEnd, lineEnd, colonEnd, stop };
 }
 
-/** Skips spaces, comments (`/* … *\/`, `// …`), brackets and separators from `i`; says whether a separator was passed. */
+/**
+ * Skips spaces, comments (`/* … *\/`, `// …`), separators and brackets from `i` (an opening bracket only after a closing
+ * one: `"}, {"note":` ends one object and starts another, while `"hi", {"a": 1}` is code); says whether a separator was
+ * passed.
+ */
 function skipBetween(s: string, i: number): { at: number; separated: boolean } {
   let separated = false;
+  let closed = false;
   while (i < s.length) {
     const c = s[i]!;
-    if (isSpace(c) || BRACKETS.has(c)) i++;
+    if (isSpace(c)) i++;
+    else if (c === "}" || c === "]") {
+      closed = true;
+      i++;
+    } else if ((c === "{" || c === "[") && closed) i++;
     else if (SEPARATORS.has(c)) {
       if (BARE_SEPARATORS.has(c)) separated = true;
       i++;

@@ -319,6 +319,8 @@ describe("field boundaries (tools/boundaries.ts)", () => {
     for (const text of [
       "cat > blog.py <<'EOF'\nprint(\"hi\")\nx = {\"a\": 1}\nEOF",
       'python3 -c "import json; print(json.dumps({"a": 1}))"',
+      'print("hi", {"a": 1})',
+      'x = ["a", {"b": 1}]',
       '{"private": true, "version": 1}',
       '[ "$a" = "$b" ] && echo "same"',
       "FOO=\"a\" BAR=\"b\" make",
