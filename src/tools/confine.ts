@@ -103,6 +103,8 @@ export async function resolveToolPath(host: ToolContext, input: string, mode: Pa
           : "The file tools write only inside the workspace; use a path inside it."),
     };
   }
+  const refusal = host.pathRefusal?.(real) ?? null; // another caller's spill file (src/sandbox/callers.ts)
+  if (refusal !== null) return { ok: false, message: refusal };
   const stat = await host.runtime.fs.stat(real).catch(() => null);
   return { ok: true, path: real, display: displayPath(host, real), stat };
 }
