@@ -125,13 +125,14 @@ describe("audit log and activity", () => {
     expect(() => new Date(log[0]!.time).toISOString()).not.toThrow();
   });
 
-  it("cuts long arguments in the log and survives arguments that cannot be serialized", async () => {
-    const cyclic: Record<string, unknown> = { path: "x.txt", content: "y".repeat(10_000) };
+  it("keeps a file's content whole (not cut at 2,000), cuts other long arguments, and survives arguments that cannot be serialized", async () => {
+    const cyclic: Record<string, unknown> = { path: "x.txt", content: "y".repeat(10_000), note: "n".repeat(10_000) };
     cyclic.self = cyclic;
     const r = await sb.callTool("write_file", cyclic);
     expect(r.isError).toBeUndefined();
     const call = sb.auditLog().filter((e) => e.type === "call").at(-1)!;
-    expect(((call.args as Record<string, string>).content ?? "").length).toBeLessThan(2_100);
+    expect((call.args as Record<string, string>).content).toBe("y".repeat(10_000));
+    expect(((call.args as Record<string, string>).note ?? "").length).toBeLessThan(2_100);
     expect(() => sb.exportAuditLog()).not.toThrow();
   });
 
