@@ -14,11 +14,13 @@ import type { SelectRuntimeOptions } from "./runtime/select.ts";
 import type { Capabilities, Isolation, Runtime, RuntimeKind, Unsubscribe } from "./runtime/types.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "./shell/session.ts";
 import { CallQueue } from "./sandbox/queue.ts";
+import { createLastingCheck } from "./sandbox/lasting.ts";
 import { SandboxRules } from "./sandbox/rules.ts";
 import { Approvals, listTools, parseToolArguments, runTool, toolSpec, type Approver, type CallInfo, type CallToolResult, type HostApprover, type ToolContext, type ToolInfo } from "./tools/index.ts";
 import { dropHeld, formatShellResult } from "./tools/bash.ts";
 import type { ShellResult } from "./shell/session.ts";
-import { SHELL } from "./limits.ts";
+import { MESSAGES, SHELL } from "./limits.ts";
+import { clip } from "./lib/text.ts";
 import { normalizePath } from "./lib/paths.ts";
 
 export type RuntimeChoice = "auto" | "webcontainer" | "embedded" | "node" | Runtime;
@@ -160,6 +162,20 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
   // A runtime with a private temp directory (node) offers that to the file tools instead of a /tmp shared by the host.
   const tmp = runtime.tempDir ?? (await runtime.fs.realpath("/tmp").catch(() => "/tmp"));
   const callers = rules.callers;
+  // Under approver "host", a client answers its own calls' approvals, but not for a command whose effect outlasts the
+  // call and reaches every other caller (a function, an alias, a trap, an exported variable, a sourced script, a config
+  // file): that approval goes to the sandbox's owner (src/sandbox/lasting.ts).
+  const lasting = approvals.mode === "host" ? await createLastingCheck({ policy, workspace: runtime.workspace }).catch(() => null) : null;
+  const ownerDecides = (ask: HostApprover): HostApprover => async (request, signal) => {
+    const found = lasting === null ? { why: "the command could not be analysed", part: request.command } : lasting(request.command, request.cwd);
+    if (found !== null) {
+      throw new Error(
+        `${found.why} (\`${clip(found.part, MESSAGES.commandChars)}\`): its effect outlasts this call and ` +
+          "reaches every other connection of this shell, so the connected client cannot approve it; the person at the sandbox decides",
+      );
+    }
+    return ask(request, signal);
+  };
   let calls = 0;
   let closed = false;
   const queue = new CallQueue();
@@ -257,7 +273,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
         ...who,
         ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
         ...(typeof opts.onOutput === "function" ? { onOutput: opts.onOutput } : {}),
-        ...(typeof opts.hostApprover === "function" ? { host: opts.hostApprover } : {}),
+        ...(typeof opts.hostApprover === "function" ? { host: ownerDecides(opts.hostApprover) } : {}),
         record: (type, data) => void record(type as AuditType, { callId, ...who, tool: toolName, ...data }),
       };
       let result: CallToolResult;

@@ -646,3 +646,51 @@ describe("one caller cannot erase another caller's evidence (red team H2, L1, L3
     }
   });
 });
+
+describe("approver=host: a change that outlasts the call is the owner's to approve, not the client's (red team M6)", () => {
+  it("c1's client is never asked about redefining `ls` (alone or behind another ask); the person decides; c2's plain `ls` never runs c1's code", async () => {
+    const { sandbox, served, close } = await servedSandbox({ approver: "host" });
+    try {
+      const { existsSync } = await import("node:fs");
+      let asked = 0;
+      const c1 = await connect(served, { onApproval: () => (asked++, { decision: "allow-once" }) });
+      let c2Asked = 0;
+      const c2 = await connect(served, { onApproval: () => (c2Asked++, { decision: "deny" }) });
+      for (const command of [
+        'ls() { touch POISONED_BY_C1; command ls "$@"; }',
+        'rm -f junk; ls() { touch POISONED_BY_C1; command ls "$@"; }',
+        "alias ls='touch POISONED_BY_C1'",
+        "export PATH=/tmp/evil:$PATH",
+        "echo '[core] fsmonitor = touch POISONED_BY_C1' >> .git/config",
+        ". ./evil.sh",
+      ]) {
+        const call = c1.callTool("bash", { command });
+        await expect.poll(() => sandbox.approvals.pending().find((r) => r.route === "ui")).toBeDefined();
+        const request = sandbox.approvals.pending().find((r) => r.route === "ui")!;
+        expect(request.command).toBe(command);
+        sandbox.approvals.answer(request.id, { decision: "deny", note: "not for every connection" });
+        const r = await call;
+        expect(r.structuredContent!.status).toBe("denied");
+        expect(textOf(r)).toMatch(/A person denied/);
+      }
+      expect(asked).toBe(0);
+      const rerouted = sandbox.auditLog().filter((e) => e.type === "approval" && e.phase === "rerouted");
+      expect(rerouted).toHaveLength(6);
+      expect(String(rerouted[0]!.reason)).toMatch(/outlasts this call and reaches every other connection/);
+
+      const ls = await c2.callTool("bash", { command: "ls" });
+      expect(ls.structuredContent!.status).toBe("completed");
+      expect(existsSync(`${sandbox.runtime.workspace}/POISONED_BY_C1`)).toBe(false);
+      expect(c2Asked).toBe(0);
+
+      // An ask whose effect ends with the call is still the client's to answer.
+      const once = await c1.callTool("bash", { command: "rm -f nothing.txt" });
+      expect(once.structuredContent!.status).toBe("completed");
+      expect(asked).toBe(1);
+      await c1.close();
+      await c2.close();
+    } finally {
+      await close();
+    }
+  });
+});
