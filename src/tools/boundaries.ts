@@ -18,8 +18,14 @@ const BARE_SEPARATORS = new Set([",", "\uFF0C", "\u3001"]);
 const COLONS = new Set([":", "=", "\uFF1A", "\uFF1D"]);
 const BRACKETS = new Set(["{", "}", "[", "]"]);
 
+/** Any white space (JavaScript's \s: line and paragraph separators, no-break and ideographic spaces, the BOM), and zero-width spaces. */
 function isSpace(c: string): boolean {
-  return c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v" || c === "\u00A0" || c === "\u3000" || (c >= "\u2000" && c <= "\u200B");
+  return /\s/u.test(c) || c === "\u200B" || c === "\u200C" || c === "\u200D" || c === "\u2060";
+}
+
+/** White space within a line. */
+function isBlank(c: string): boolean {
+  return c !== "\n" && c !== "\r" && c !== "\u2028" && c !== "\u2029" && isSpace(c);
 }
 
 function isBareKeyChar(c: string): boolean {
@@ -30,7 +36,7 @@ function isBareKeyChar(c: string): boolean {
  * For each position: where the next "quote, then spaces, then a colon" starts on this line (the end of a quoted key),
  * and where the next line break is. One backward pass.
  */
-function keyEnds(s: string): { keyEnd: Int32Array; lineEnd: Int32Array; colonEnd: Int32Array; stop: Int32Array } {
+function keyEnds(s: string): { keyEnd: Int32Array; lineEnd: Int32Array; colonEnd: Int32Array; stop: Int32Array; quote: Int32Array } {
   const n = s.length;
   const keyEnd = new Int32Array(n + 1).fill(n);
   const lineEnd = new Int32Array(n + 1).fill(n);
@@ -38,20 +44,22 @@ function keyEnds(s: string): { keyEnd: Int32Array; lineEnd: Int32Array; colonEnd
   const colonEnd = new Int32Array(n + 1).fill(n);
   /** The next quote or separator. */
   const stop = new Int32Array(n + 1).fill(n);
-  // afterSpace[i]: the first position at or after i that is not a space or tab (on this line).
+  /** The next quote. */
+  const quote = new Int32Array(n + 1).fill(n);
   let nextNonBlank = n;
   for (let i = n - 1; i >= 0; i--) {
     const c = s[i]!;
-    lineEnd[i] = c === "\n" ? i : lineEnd[i + 1]!;
-    const blank = c === " " || c === "\t" || c === "\u00A0" || c === "\u3000";
-    const nb = nextNonBlank; // first non-blank after i
-    if (!blank) nextNonBlank = i;
+    const newline = c === "\n" || c === "\r" || c === "\u2028" || c === "\u2029";
+    lineEnd[i] = newline ? i : lineEnd[i + 1]!;
+    const nb = nextNonBlank; // the first position after i that is not blank (a line break included)
+    if (!isBlank(c)) nextNonBlank = i;
     const closesKey = QUOTES.has(c) && nb < n && COLONS.has(s[nb]!);
     keyEnd[i] = closesKey ? i : keyEnd[i + 1]!;
+    quote[i] = QUOTES.has(c) ? i : quote[i + 1]!;
     stop[i] = QUOTES.has(c) || SEPARATORS.has(c) ? i : stop[i + 1]!;
-    colonEnd[i] = COLONS.has(c) ? i : c === "\n" ? n : colonEnd[i + 1]!;
+    colonEnd[i] = COLONS.has(c) ? i : newline ? n : colonEnd[i + 1]!;
   }
-  return { keyEnd, lineEnd, colonEnd, stop };
+  return { keyEnd, lineEnd, colonEnd, stop, quote };
 }
 
 /**
@@ -64,7 +72,7 @@ function skipBetween(s: string, i: number): { at: number; separated: boolean } {
   let closed = false;
   while (i < s.length) {
     const c = s[i]!;
-    if (isSpace(c)) i++;
+    if (isSpace(c) || c === "+") i++; // `"a" + "b"`: jsonrepair joins the strings
     else if (c === "}" || c === "]") {
       closed = true;
       i++;
@@ -97,22 +105,29 @@ export function fieldBoundary(s: string): string | null {
     const c = s[j]!;
     let hit = false;
     if (QUOTES.has(c)) {
-      // A quoted key: a quote later on this line that a colon follows ("note":, “note”:, "a\"b\"":, "k k … k" =).
-      hit = ends.keyEnd[j + 1]! < ends.lineEnd[j + 1]!;
+      // A quoted key: a quote later on this line that a colon follows ("note":, “note”:, "a\"b\"":, "k k … k" =), or
+      // the very next quote, on any line ("no⏎te":).
+      const end = ends.keyEnd[j + 1]!;
+      hit = end < s.length && (end < ends.lineEnd[j + 1]! || end === ends.quote[j + 1]!);
     } else if (isBareKeyChar(c)) {
       if (separated) {
         // `, my note: "x`: words up to a colon on this line, no quote or separator in between.
         const colon = ends.colonEnd[j]!;
         hit = colon < ends.lineEnd[j]! && colon < ends.stop[j]! && s[colon] !== "=";
       } else {
-        // `" note: "x` with no comma: one word, a colon, then a quote.
+        // `" note: "x` with no comma: one word, a colon (or `=` with a space beside it: `note = "x`, unlike a shell's
+        // `B="x"`), then a quote.
         let k = j;
         while (k < s.length && isBareKeyChar(s[k]!)) k++;
-        while (k < s.length && (s[k] === " " || s[k] === "\t")) k++;
-        if (k < s.length && (s[k] === ":" || s[k] === "\uFF1A")) {
+        const before = k;
+        while (k < s.length && isBlank(s[k]!)) k++;
+        const spaced = k > before;
+        if (k < s.length && COLONS.has(s[k]!)) {
+          const equals = s[k] === "=" || s[k] === "\uFF1D";
           k++;
-          while (k < s.length && (s[k] === " " || s[k] === "\t")) k++;
-          hit = k < s.length && QUOTES.has(s[k]!);
+          const after = k;
+          while (k < s.length && isBlank(s[k]!)) k++;
+          hit = k < s.length && QUOTES.has(s[k]!) && (!equals || spaced || k > after);
         }
       }
     }

@@ -14,6 +14,16 @@ export const SMUGGLING_SPELLINGS: ReadonlyArray<{ name: string; raw: string }> =
   { name: "command named twice", raw: '{"command": "echo hi", "command": "touch G",}' },
   { name: "command named twice, the second in single quotes", raw: "{\"command\": \"echo hi\", 'command': 'touch G',}" },
   { name: "a raw newline before the second key", raw: '{"command": "echo hi",\n "my note": "x; touch G",}' },
+  // Found while attacking the fix: a key broken over two lines, a `+` (jsonrepair joins strings), `=` with spaces and no
+  // comma, unicode line separators, the BOM and zero-width spaces between the fields.
+  { name: "a key with a raw newline inside", raw: '{"command": "echo hi", "no\nte": "x; touch G",}' },
+  { name: "a plus between the fields", raw: '{"command": "echo hi" + "note": "x; touch G",}' },
+  { name: "a bare key with `=` and no comma", raw: '{"command": "echo hi" note = "x; touch G",}' },
+  { name: "a bare key with `:` and no comma", raw: '{"command": "echo hi" note: "; touch G"}' },
+  { name: "U+2028 between the fields", raw: '{"command": "echo hi"\u2028"note": "x; touch G"}' },
+  { name: "a byte order mark between the fields", raw: '{"command": "echo hi"\uFEFF"note": "x; touch G"}' },
+  { name: "a zero-width space between the fields", raw: '{"command": "echo hi"\u200B"note": "x; touch G"}' },
+  { name: "escaped quotes spelled as \\u0022", raw: '{"command": "echo hi\\u0022, \\u0022note\\u0022: \\u0022x; touch G",}' },
 ];
 
 
