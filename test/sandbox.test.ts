@@ -341,3 +341,38 @@ describe.each(["node", "embedded"] as const)("argument repair never moves text b
     }
   });
 });
+
+describe("commands whose effect outlasts the call (src/sandbox/lasting.ts: what approver=host leaves to the person)", () => {
+  it("any part that changes the shell or a configuration read later counts; a one-off command does not", async () => {
+    const { createLastingCheck } = await import("../src/sandbox/lasting.ts");
+    const check = await createLastingCheck({ policy: "balanced", workspace: "/ws" });
+    for (const command of [
+      'ls() { touch P; command ls "$@"; }',
+      "rm -f junk; ls() { touch P; }",
+      "function f { :; }",
+      "alias ls='touch P'",
+      "trap 'touch P' EXIT",
+      "export PATH=/tmp/evil:$PATH",
+      "PROMPT_COMMAND=id",
+      "cd /tmp && PATH=/x",
+      "declare -x BASH_ENV=/tmp/x",
+      "printf -v PATH /x",
+      "read PATH < x",
+      "mapfile -t PATH < x",
+      "source ./evil.sh",
+      ". ./evil.sh",
+      "eval \"$(cat x)\"",
+      "umask 000",
+      "hash -p /tmp/x ls",
+      "echo '[core] pager = touch P' >> .git/config",
+      "cp x .git/hooks/pre-commit",
+      "git config core.pager 'touch P'",
+      "npm config set script-shell /tmp/evil",
+    ]) {
+      expect(check(command, "/ws"), command).not.toBeNull();
+    }
+    for (const command of ["rm -f junk", "curl https://example.com", "PAGER=cat git log", "git config --get user.name", "npm config get registry", "npm test"]) {
+      expect(check(command, "/ws"), command).toBeNull();
+    }
+  });
+});

@@ -21,7 +21,21 @@ const LASTING_ROWS = new Set(["shell-state", "environment", "config-write"]);
 const LASTING_BUILTINS = new Set([
   "source", ".", "eval", "exec", "set", "shopt", "unset", "export", "declare", "typeset", "readonly", "local", "alias", "unalias",
   "trap", "umask", "ulimit", "enable", "hash", "bind", "complete", "compopt", "history", "fc", "builtin", "function",
+  // Builtins that set a variable of the shell by name (`read PATH`, `printf -v PATH …`).
+  "read", "mapfile", "readarray", "getopts", "let",
 ]);
+
+/** A program's own command that writes its configuration, read by later commands (`git config core.pager …`). */
+function configCommand(name: string, words: string[]): string | null {
+  const [sub, verb] = words;
+  if (name === "git" && words.includes("config")) {
+    const readOnly = words.some((w) => /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|--show-scope|--name-only)$/.test(w) || w === "get" || w === "list");
+    return readOnly ? null : "git config";
+  }
+  if ((name === "npm" || name === "pnpm" || name === "yarn") && (sub === "set" || (sub === "config" && verb !== "get" && verb !== "list" && verb !== "ls"))) return `${name} ${sub}`;
+  if ((name === "pip" || name === "pip3") && sub === "config" && verb !== "get" && verb !== "list" && verb !== "debug") return `${name} config`;
+  return null;
+}
 
 /** What makes a command's effect last: the rule row or builtin, and the part of the command. Null: nothing lasts. */
 export type LastingCheck = (command: string, cwd: string) => { why: string; part: string } | null;
@@ -39,11 +53,16 @@ export async function createLastingCheck(options: { policy: Policy; workspace: s
       return { why: "the command could not be analysed", part: command };
     }
     if (script.problem !== null || script.incomplete !== null) return { why: "the command could not be analysed completely", part: command };
+    // Any function definition, a nested shell's too (`bash -c 'f() { …; }'` does not last, but is not told apart here).
     if (script.functions.length > 0) return { why: "it defines a shell function", part: command };
     const env = makeEnv(script, workspace, home, options.policy);
     for (const cmd of script.commands) {
       const eff = env.effective(cmd);
       if (eff.name !== null && LASTING_BUILTINS.has(eff.name)) return { why: `\`${eff.name}\` changes the shell itself`, part: cmd.text };
+      const words = eff.argv.slice(1).map((w) => w.value);
+      if (eff.name === "printf" && words.some((w) => w.startsWith("-v"))) return { why: "`printf -v` sets a variable of the shell", part: cmd.text };
+      const config = eff.name !== null ? configCommand(eff.name, words) : null;
+      if (config !== null) return { why: `\`${config}\` writes configuration that later commands read`, part: cmd.text };
       for (const row of rows) {
         // `PAGER=x git log` sets the variable for that one program; `PAGER=x` alone sets it in the shell.
         if (row.id === "environment" && eff.argv.length > 0) continue;
