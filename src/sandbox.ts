@@ -303,6 +303,11 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
             const { jobId, status } = result.structuredContent;
             if (typeof jobId === "string" && status === "running") callers.setJobOwner(jobId, opts.caller);
             else if (refusal === null) callers.setForegroundOwner(status === "running" ? opts.caller : null);
+            // The connection ended while this call ran (its result came after the release): nothing may stay behind.
+            if (opts.caller !== undefined && callers.isReleased(opts.caller) && status === "running") {
+              const caller = opts.caller;
+              void releaseShell(caller, callers.leftBy(caller)).catch((err: unknown) => record("event", { event: "caller.release-failed", caller, error: String(err) }));
+            }
           } finally {
             release();
           }

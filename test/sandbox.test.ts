@@ -376,3 +376,20 @@ describe("commands whose effect outlasts the call (src/sandbox/lasting.ts: what 
     }
   });
 });
+
+describe("release: a caller that is gone leaves nothing in the shell", () => {
+  it("a call whose result (running) comes after its caller was released is interrupted too, and its job killed", async () => {
+    const sb = await createSandbox({ runtime: "node", approver: "deny", shell: { softTimeoutSec: 0.5 } });
+    try {
+      const job = await sb.callTool("bash", { command: "sleep 100000", run_in_background: true }, { caller: "gone" });
+      const call = sb.callTool("bash", { command: "sleep 100000; touch AFTER" }, { caller: "gone" });
+      sb.release("gone"); // no signal: the call goes on and returns `running` after its soft timeout
+      expect((await call).structuredContent.status).toBe("running");
+      await expect.poll(async () => text(await sb.callTool("bash", { command: "echo next" }, { caller: "other" })), { timeout: 30_000, interval: 200 }).toMatch(/^next/);
+      expect(sb.session.listJobs().find((j) => j.id === job.structuredContent.jobId)?.status).toBe("exited");
+      expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/AFTER`)).toBeNull();
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -64,6 +64,11 @@ export class Callers {
     this.rules.delete(caller);
     this.released.add(caller);
     // The shell stays this caller's (others are still refused) until the sandbox has interrupted its command.
+    return this.leftBy(caller);
+  }
+
+  /** What a caller has in the shell: a command of its own left running, and the jobs it started. */
+  leftBy(caller: string): { foreground: boolean; jobs: string[] } {
     const foreground = this.foreground !== null && this.foreground.caller === caller;
     const jobs = [...this.jobOwners].filter(([, owner]) => owner === caller).map(([id]) => id);
     return { foreground, jobs };
