@@ -173,14 +173,30 @@ export const INPUT = {
   maxCommandChars: 1024 * 1024,
   /** Longest raw JSON argument string, and longest string value in parsed arguments (write_file content). */
   maxArgumentChars: 5 * 1024 * 1024,
+  /**
+   * Longest broken JSON argument string that is repaired (jsonrepair's time grows faster than the text: about 0.1 s at
+   * 32 KB, seconds past 64 KB, minutes at 5 MB); a longer broken one is refused with "send valid JSON".
+   */
+  maxRepairChars: 32 * 1024,
 } as const;
 
 export const AUDIT = {
-  /** Security entries kept (verdicts, approvals, added rules, is_input text); only other security entries evict them. */
+  /**
+   * Security entries kept (verdicts, approvals, added rules, input sent to a command, file writes), all callers
+   * together; past it the callers with the most are summarised first, down to a common level.
+   */
   maxEntries: 10_000,
+  /** Security entries kept whole per caller (its first, then its latest); older ones become one summary with count and SHA-256. */
+  maxEntriesPerCaller: 2_000,
+  /** Characters of security entries kept, all callers together (commands are kept whole up to maxCommandChars). */
+  maxSecurityChars: 64 * 1024 * 1024,
+  /** Characters of security entries kept per caller. */
+  maxCallerChars: 16 * 1024 * 1024,
   /** Activity entries kept (calls, results, connections); a flood of calls evicts only these. */
   maxActivityEntries: 10_000,
-  /** Summaries of ignored or refused messages kept (one per origin per floodWindowMs at most). */
+  /** Characters of activity entries kept. */
+  maxActivityChars: 64 * 1024 * 1024,
+  /** Entries of ignored or refused messages kept: per origin class its first and latest at least (the rest summarised). */
   maxNoiseEntries: 1_000,
   /** Ignored or refused messages from one origin within this long become one entry with a count. */
   floodWindowMs: 1_000,

@@ -14,8 +14,14 @@ import type { SelectRuntimeOptions } from "./runtime/select.ts";
 import type { Capabilities, Isolation, Runtime, RuntimeKind, Unsubscribe } from "./runtime/types.ts";
 import { createShellSession, type ShellSession, type ShellSessionOptions } from "./shell/session.ts";
 import { CallQueue } from "./sandbox/queue.ts";
+import { createLastingCheck } from "./sandbox/lasting.ts";
 import { SandboxRules } from "./sandbox/rules.ts";
-import { Approvals, listTools, runTool, type Approver, type CallInfo, type CallToolResult, type HostApprover, type ToolContext, type ToolInfo } from "./tools/index.ts";
+import { Approvals, listTools, parseToolArguments, runTool, toolSpec, type Approver, type CallInfo, type CallToolResult, type HostApprover, type ToolContext, type ToolInfo } from "./tools/index.ts";
+import { dropHeld, formatShellResult } from "./tools/bash.ts";
+import type { ShellResult } from "./shell/session.ts";
+import { MESSAGES, SHELL } from "./limits.ts";
+import { clip } from "./lib/text.ts";
+import { normalizePath } from "./lib/paths.ts";
 
 export type RuntimeChoice = "auto" | "webcontainer" | "embedded" | "node" | Runtime;
 
@@ -104,7 +110,11 @@ export interface Sandbox {
    * (event api.ignored, api.rejected, api.error-reply) are counted per origin: then null, and a summary follows.
    */
   audit(type: AuditType, data: Record<string, unknown>): AuditEntry | null;
-  /** A connection ended: the rules its client added for itself go. (The API layer calls it.) */
+  /**
+   * A connection ended (the API layer calls it): it leaves nothing behind. Its rules go, its pending approvals are
+   * cancelled, its held input dropped, a command of its still running in the shell is interrupted (C-c, then the
+   * session's kill and fresh shell), and its background jobs are killed (their output stays readable by the owner).
+   */
   release(caller: string): void;
 }
 
@@ -139,7 +149,10 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
   let rules: SandboxRules;
   let session: ShellSession;
   try {
-    rules = await SandboxRules.create(policy, runtime.workspace, options.rules, record);
+    // The spill folder's files (long output) belong to the caller whose command wrote them (src/sandbox/callers.ts).
+    const spillGiven = options.shell?.spillDir ?? runtime.spillDir ?? SHELL.spillDir;
+    const spillDir = await runtime.fs.realpath(spillGiven).catch(() => normalizePath(spillGiven));
+    rules = await SandboxRules.create(policy, runtime.workspace, options.rules, record, spillDir);
     session = await createShellSession(runtime, options.shell ?? {});
   } catch (err) {
     if (owned) await runtime.dispose().catch(() => undefined);
@@ -151,10 +164,77 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
   const tmp = runtime.tempDir ?? (await runtime.fs.realpath("/tmp").catch(() => "/tmp"));
   const tmpName = runtime.tempDir === undefined || runtime.isolation?.tmp === "private" ? "/tmp" : runtime.tempDir;
   const callers = rules.callers;
+  // Under approver "host", a client answers its own calls' approvals, but not for a command whose effect outlasts the
+  // call and reaches every other caller (a function, an alias, a trap, an exported variable, a sourced script, a config
+  // file): that approval goes to the sandbox's owner (src/sandbox/lasting.ts).
+  const lasting = approvals.mode === "host" ? await createLastingCheck({ policy, workspace: runtime.workspace }).catch(() => null) : null;
+  const ownerDecides = (ask: HostApprover): HostApprover => async (request, signal) => {
+    const found = lasting === null ? { why: "the command could not be analysed", part: request.command } : lasting(request.command, request.cwd);
+    if (found !== null) {
+      throw new Error(
+        `${found.why} (\`${clip(found.part, MESSAGES.commandChars)}\`): its effect outlasts this call and ` +
+          "reaches every other connection of this shell, so the connected client cannot approve it; the person at the sandbox decides",
+      );
+    }
+    return ask(request, signal);
+  };
   let calls = 0;
   let closed = false;
   const queue = new CallQueue();
   rules.watch(approvals);
+  /**
+   * What a caller's command printed after its call returned `running`, taken off the shell when another caller's
+   * call came first (the session would have shown it to that caller): kept for its own next call.
+   */
+  const leftovers = new Map<string, ShellResult>();
+  const ownerKey = (caller: string | undefined): string => (caller === undefined ? "" : `c:${caller}`);
+
+  /** Before a bash call: a command another caller left in the shell has ended; its rest is that caller's, not this one's. */
+  async function takeOthersLeftover(caller: string | undefined): Promise<void> {
+    const fg = callers.foregroundOwner();
+    if (fg === null || fg.caller === caller || session.busy) return;
+    const rest = await session.run(""); // the ended command's result, or "nothing runs" (nothing is sent either way)
+    if (rest.refused === undefined && !(fg.caller !== undefined && callers.isReleased(fg.caller))) leftovers.set(ownerKey(fg.caller), rest);
+    callers.setForegroundOwner(null);
+  }
+
+  /** A caller's own leftover, as its call's answer (a wait) or as a note before its new command's result. */
+  function withLeftover(mine: ShellResult, args: unknown, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    const parsed = parseToolArguments(toolSpec("bash")!, args);
+    const out = formatShellResult(mine);
+    const earlier = `Your previous command ended after its call returned (${out.text.split("\n").at(-1) ?? ""}); another caller's command ran since. Its output since your last call:\n${mine.output === "" ? "(no new output)" : mine.output}`;
+    if (parsed.ok && parsed.args.is_input === true) {
+      const notSent = typeof parsed.args.command === "string" && parsed.args.command !== "" ? "\nThe input was not sent: that command had already ended." : "";
+      return Promise.resolve({ content: [{ type: "text", text: earlier + notSent }], structuredContent: { ...out.structured, previous: true } });
+    }
+    return run().then((r) => ({ ...r, content: [{ type: "text", text: `${earlier}\n\n${r.content[0]?.text ?? ""}` }, ...r.content.slice(1)] }));
+  }
+
+  /** A gone caller's command and jobs: interrupted and killed, after any call in progress (the queue). */
+  async function releaseShell(caller: string, left: { foreground: boolean; jobs: string[] }): Promise<void> {
+    const unlock = (await queue.acquire())!; // no signal: never null
+    const done: Record<string, unknown> = {};
+    try {
+      if (left.foreground && callers.foregroundOwner()?.caller === caller) {
+        if (session.busy) {
+          const r = await session.interrupt(); // C-c; the session kills the shell and starts a fresh one past the grace
+          done.interrupted = { status: r.status, ...(r.notice !== undefined ? { notice: r.notice } : {}) };
+        } else {
+          await session.run(""); // ended unread: its output goes with its caller
+        }
+        callers.setForegroundOwner(null);
+      }
+      const killed: string[] = [];
+      for (const id of left.jobs) {
+        if (session.listJobs().find((j) => j.id === id)?.status !== "running") continue;
+        await session.killJob(id).then(() => killed.push(id), () => undefined);
+      }
+      if (killed.length > 0) done.jobsKilled = killed;
+    } finally {
+      unlock();
+    }
+    if (Object.keys(done).length > 0) record("event", { event: "caller.released", caller, ...done });
+  }
 
   const host: ToolContext = {
     runtime,
@@ -189,13 +269,14 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
         ...host,
         guard: () => rules.guardFor(opts.caller),
         jobRefusal: (jobId) => callers.jobRefusal(jobId, opts.caller),
+        pathRefusal: (realPath) => callers.spillRefusal(realPath, opts.caller),
       };
       const call: CallInfo = {
         id: callId,
         ...who,
         ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
         ...(typeof opts.onOutput === "function" ? { onOutput: opts.onOutput } : {}),
-        ...(typeof opts.hostApprover === "function" ? { host: opts.hostApprover } : {}),
+        ...(typeof opts.hostApprover === "function" ? { host: ownerDecides(opts.hostApprover) } : {}),
         record: (type, data) => void record(type as AuditType, { callId, ...who, tool: toolName, ...data }),
       };
       let result: CallToolResult;
@@ -211,11 +292,25 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
           };
         } else {
           try {
+            if (!session.busy) await takeOthersLeftover(opts.caller);
             const refusal = session.busy ? callers.foregroundRefusal(opts.caller) : null;
-            result = refusal !== null ? { content: [{ type: "text", text: refusal }], isError: true, structuredContent: { status: "error", cwd: session.cwd, reason: "not-owner" } } : await runTool(callHost, toolName, args, call);
+            const mine = refusal === null ? leftovers.get(ownerKey(opts.caller)) : undefined;
+            if (mine !== undefined) leftovers.delete(ownerKey(opts.caller));
+            const run = (): Promise<CallToolResult> => runTool(callHost, toolName, args, call);
+            result =
+              refusal !== null
+                ? { content: [{ type: "text", text: refusal }], isError: true, structuredContent: { status: "error", cwd: session.cwd, reason: "not-owner" } }
+                : mine !== undefined
+                  ? await withLeftover(mine, args, run)
+                  : await run();
             const { jobId, status } = result.structuredContent;
             if (typeof jobId === "string" && status === "running") callers.setJobOwner(jobId, opts.caller);
             else if (refusal === null) callers.setForegroundOwner(status === "running" ? opts.caller : null);
+            // The connection ended while this call ran (its result came after the release): nothing may stay behind.
+            if (opts.caller !== undefined && callers.isReleased(opts.caller) && status === "running") {
+              const caller = opts.caller;
+              void releaseShell(caller, callers.leftBy(caller)).catch((err: unknown) => record("event", { event: "caller.release-failed", caller, error: String(err) }));
+            }
           } finally {
             release();
           }
@@ -224,6 +319,7 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
         result = await runTool(callHost, toolName, args, call);
       }
       const sc = result.structuredContent;
+      if (typeof sc.fullOutputPath === "string") callers.setSpillOwner(sc.fullOutputPath, opts.caller);
       record("result", {
         callId,
         ...who,
@@ -265,7 +361,17 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
     auditLog: () => log.entries(),
     exportAuditLog: () => log.exportJsonl(),
     audit: (type, data) => record(type, data),
-    release: (caller) => callers.forget(caller),
+    release: (caller) => {
+      if (typeof caller !== "string") return;
+      const left = callers.forget(caller);
+      const approvalsCancelled = approvals.cancelFor(caller);
+      const heldDropped = dropHeld(session, caller);
+      leftovers.delete(ownerKey(caller));
+      record("event", { event: "caller.released", caller, approvalsCancelled, heldDropped, runningCommand: left.foreground, jobs: left.jobs });
+      if (!closed && (left.foreground || left.jobs.length > 0)) {
+        void releaseShell(caller, left).catch((err: unknown) => record("event", { event: "caller.release-failed", caller, error: String(err) }));
+      }
+    },
   };
   record("event", { event: "opened", runtime: runtime.kind, ...(runtime.note !== undefined ? { note: runtime.note } : {}), workspace: runtime.workspace, policy, approver: approvals.mode });
   return sandbox;

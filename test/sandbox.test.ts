@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeRuntime, createSandbox, type AuditEntry, type CallToolResult, type Sandbox } from "../src/node.ts";
 import { createSandbox as createCoreSandbox } from "../src/sandbox.ts";
-import { SMUGGLING_SPELLINGS } from "./tools/smuggling.ts";
+import { RED_TEAM_SPELLINGS, SMUGGLING_SPELLINGS } from "./tools/smuggling.ts";
 
 const text = (r: CallToolResult) => r.content[0]!.text;
 
@@ -125,13 +125,14 @@ describe("audit log and activity", () => {
     expect(() => new Date(log[0]!.time).toISOString()).not.toThrow();
   });
 
-  it("cuts long arguments in the log and survives arguments that cannot be serialized", async () => {
-    const cyclic: Record<string, unknown> = { path: "x.txt", content: "y".repeat(10_000) };
+  it("keeps a file's content whole (not cut at 2,000), cuts other long arguments, and survives arguments that cannot be serialized", async () => {
+    const cyclic: Record<string, unknown> = { path: "x.txt", content: "y".repeat(10_000), note: "n".repeat(10_000) };
     cyclic.self = cyclic;
     const r = await sb.callTool("write_file", cyclic);
     expect(r.isError).toBeUndefined();
     const call = sb.auditLog().filter((e) => e.type === "call").at(-1)!;
-    expect(((call.args as Record<string, string>).content ?? "").length).toBeLessThan(2_100);
+    expect((call.args as Record<string, string>).content).toBe("y".repeat(10_000));
+    expect(((call.args as Record<string, string>).note ?? "").length).toBeLessThan(2_100);
     expect(() => sb.exportAuditLog()).not.toThrow();
   });
 
@@ -323,12 +324,72 @@ describe.each(["node", "embedded"] as const)("argument repair never moves text b
   });
 
   it("no spelling of a smuggled second field creates F or G", async () => {
-    
     for (const { name, raw } of SMUGGLING_SPELLINGS) {
       const r = await sb.callTool("bash", raw);
       const command = (r.structuredContent.repairedArguments as { command?: string } | undefined)?.command;
       expect(command === undefined || command === "echo hi", `${name}: ran ${command}`).toBe(true);
     }
     for (const f of ["F", "G", "F,", "G,"]) expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/${f}`), f).toBeNull();
+  });
+
+  it("none of the red team's 33 spellings (attacks/args-smuggling.ts) runs its tripwire", async () => {
+    for (const [i, { name, raw }] of RED_TEAM_SPELLINGS.entries()) {
+      const trip = `T${i + 1}`;
+      const r = await sb.callTool("bash", raw(trip));
+      if (r.structuredContent.held === true) await sb.callTool("bash", { command: "C-c", is_input: true }); // `echo hi"` waits for its quote
+      expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/${trip}`), `${name} ran its tripwire: ${text(r)}`).toBeNull();
+    }
+  });
+});
+
+describe("commands whose effect outlasts the call (src/sandbox/lasting.ts: what approver=host leaves to the person)", () => {
+  it("any part that changes the shell or a configuration read later counts; a one-off command does not", async () => {
+    const { createLastingCheck } = await import("../src/sandbox/lasting.ts");
+    const check = await createLastingCheck({ policy: "balanced", workspace: "/ws" });
+    for (const command of [
+      'ls() { touch P; command ls "$@"; }',
+      "rm -f junk; ls() { touch P; }",
+      "function f { :; }",
+      "alias ls='touch P'",
+      "trap 'touch P' EXIT",
+      "export PATH=/tmp/evil:$PATH",
+      "PROMPT_COMMAND=id",
+      "cd /tmp && PATH=/x",
+      "declare -x BASH_ENV=/tmp/x",
+      "printf -v PATH /x",
+      "read PATH < x",
+      "mapfile -t PATH < x",
+      "source ./evil.sh",
+      ". ./evil.sh",
+      "eval \"$(cat x)\"",
+      "umask 000",
+      "hash -p /tmp/x ls",
+      "echo '[core] pager = touch P' >> .git/config",
+      "cp x .git/hooks/pre-commit",
+      "git config core.pager 'touch P'",
+      "npm config set script-shell /tmp/evil",
+    ]) {
+      expect(check(command, "/ws"), command).not.toBeNull();
+    }
+    for (const command of ["rm -f junk", "curl https://example.com", "PAGER=cat git log", "git config --get user.name", "npm config get registry", "npm test"]) {
+      expect(check(command, "/ws"), command).toBeNull();
+    }
+  });
+});
+
+describe("release: a caller that is gone leaves nothing in the shell", () => {
+  it("a call whose result (running) comes after its caller was released is interrupted too, and its job killed", async () => {
+    const sb = await createSandbox({ runtime: "node", approver: "deny", shell: { softTimeoutSec: 0.5 } });
+    try {
+      const job = await sb.callTool("bash", { command: "sleep 100000", run_in_background: true }, { caller: "gone" });
+      const call = sb.callTool("bash", { command: "sleep 100000; touch AFTER" }, { caller: "gone" });
+      sb.release("gone"); // no signal: the call goes on and returns `running` after its soft timeout
+      expect((await call).structuredContent.status).toBe("running");
+      await expect.poll(async () => text(await sb.callTool("bash", { command: "echo next" }, { caller: "other" })), { timeout: 30_000, interval: 200 }).toMatch(/^next/);
+      expect(sb.session.listJobs().find((j) => j.id === job.structuredContent.jobId)?.status).toBe("exited");
+      expect(await sb.runtime.fs.stat(`${sb.runtime.workspace}/AFTER`)).toBeNull();
+    } finally {
+      await sb.close();
+    }
   });
 });

@@ -15,7 +15,8 @@
 //
 // The one deliberate extension: `tools/call` takes `arguments` as an object or as the raw JSON string a
 // model produced (OpenAI's tool calls carry a string). The SDK's schema wants an object, so the gate
-// moves a string into params._meta[RAW_ARGUMENTS_KEY] and the server's handler takes it from there.
+// moves a string into params._meta[RAW_ARGUMENTS_KEY] and the server's handler takes it from there. That key (every
+// `sandshell/` _meta key) is the gate's to set: a request that brings one is refused with -32602.
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -29,7 +30,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { API, MESSAGES } from "../limits.ts";
 
-import { RAW_ARGUMENTS_KEY } from "./protocol.ts";
+import { RAW_ARGUMENTS_KEY, RESERVED_META_PREFIX } from "./protocol.ts";
 import { MessageDataError, type MessagePortTransport } from "./transport.ts";
 
 export { RAW_ARGUMENTS_KEY };
@@ -256,6 +257,24 @@ export function inspect(data: unknown, limits: GateLimits = DEFAULT_LIMITS): Ins
       return { kind: "reply", id, method, error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${JSON.stringify(method.slice(0, MESSAGES.nameChars))}; this server serves ${SERVED_REQUESTS.join(", ")}` } };
     }
     let cleanParams = params;
+    if (params !== undefined && isPlainObject(params._meta)) {
+      // The sandbox's own _meta keys are set here (below), never by a client: a client-sent raw-arguments key would run
+      // one command while `arguments` shows another.
+      const reserved = Object.keys(params._meta).find((k) => k.startsWith(RESERVED_META_PREFIX));
+      if (reserved !== undefined) {
+        return {
+          kind: "reply",
+          id,
+          method,
+          error: {
+            code: ErrorCode.InvalidParams,
+            message:
+              `Invalid params: _meta key ${JSON.stringify(reserved.slice(0, MESSAGES.nameChars))} is reserved for the sandbox and may not be sent. ` +
+              "To send a model's raw JSON text, give it as `arguments` itself (a string).",
+          },
+        };
+      }
+    }
     if (method === "tools/call" && params !== undefined && typeof params.arguments === "string") {
       // The raw-JSON-string extension: out of the SDK's way, into _meta, where its schema lets it pass.
       const { arguments: raw, ...rest } = params;

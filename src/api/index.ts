@@ -84,6 +84,15 @@ function auditOf(host: ServedSandbox, options: ServeOptions): AuditSink | null {
   return typeof host.audit === "function" ? (type, data) => host.audit!(type, data) : null;
 }
 
+/**
+ * Connection ids (`c1`, `c2`, …) come from one counter for every server in this page or process, not one per server:
+ * a caller's rules and jobs are keyed by its id, so two servers on one sandbox must never hand out the same one.
+ */
+let connections = 0;
+function nextConnectionId(): string {
+  return `c${++connections}`;
+}
+
 /** Serves the sandbox over postMessage. Call it once the sandbox is ready: the ready announcement means ready. */
 export function serveSandbox(host: ServedSandbox, options: ServeOptions = {}): ApiServer {
   const win = options.window ?? (globalThis as unknown as { window?: WindowLike }).window;
@@ -113,10 +122,9 @@ export function serveSandbox(host: ServedSandbox, options: ServeOptions = {}): A
   }
 
   const live = new Set<ApiConnection>();
-  let counter = 0;
   const connect = (port: PortLike, origin = self): ApiConnection => {
     const session = openConnection(host, port, {
-      id: `c${++counter}`,
+      id: nextConnectionId(),
       origin,
       onEvent: emit,
       ...(options.limits !== undefined ? { limits: options.limits } : {}),

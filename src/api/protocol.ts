@@ -13,7 +13,13 @@ export const READY = Object.freeze({ type: READY_TYPE, protocol: "mcp", version:
 export const REJECTED_TYPE = "sandshell:rejected";
 export const CLOSED_TYPE = "sandshell:closed";
 
-/** tools/call `arguments` given as a raw JSON string travel past the SDK's schema under this _meta key. */
+/** The sandbox's own _meta keys start with this; a client may not send one (the gate refuses the request). */
+export const RESERVED_META_PREFIX = "sandshell/";
+
+/**
+ * tools/call `arguments` given as a raw JSON string travel past the SDK's schema under this _meta key, put there by
+ * the server's gate; a client sends the string as `arguments` itself.
+ */
 export const RAW_ARGUMENTS_KEY = "sandshell/rawArguments";
 
 /** Where the structured facts of an approval ride in elicitation/create's _meta (beside the text for a person). */

@@ -1,22 +1,29 @@
 // The audit log: what every caller did, kept so that no caller can flush it or blind it.
 //
 // - Three rooms, each with its own bound, so that one kind of entry never evicts another:
-//     security  verdicts, approvals, added rules, is_input text (AUDIT.maxEntries)
-//     activity  calls, results, connections and other events (AUDIT.maxActivityEntries)
-//     noise     messages ignored or refused (AUDIT.maxNoiseEntries), summarised per origin (below)
+//     security  verdicts, approvals, added rules, input sent to a running command, file writes (write_file,
+//               edit_file calls and results): per caller, each with its own bound (security.ts)
+//     activity  calls, results, connections and other events (AUDIT.maxActivityEntries, AUDIT.maxActivityChars)
+//     noise     messages ignored or refused (AUDIT.maxNoiseEntries), kept per origin class (noise.ts)
 //   A page that floods the sandbox with junk fills at most the noise room; a caller that floods calls fills at most
-//   the activity room; neither reaches a verdict.
+//   the activity room and its own part of the security room; none reaches another caller's verdict.
+// - What a bound pushes out is summarised, never dropped without a trace: one `summary` entry per caller (or origin
+//   class) with the count, the kinds and a SHA-256 chain over the entries it stands for (fold.ts).
 // - Ignored or refused messages are counted per origin: the first in a window is recorded, the rest of the window's
 //   become one summary entry with the count (at most one entry per origin per AUDIT.floodWindowMs).
-// - Commands (and is_input text, and a raw argument string) are recorded whole up to AUDIT.maxCommandChars; a longer
-//   one as its length, its SHA-256 and its head. Other strings keep AUDIT.maxTextChars.
+// - Commands, is_input text, a raw argument string and a file's content (content, old_str, new_str) are recorded whole
+//   up to AUDIT.maxCommandChars; a longer one as its length, its SHA-256 and its head. Other strings keep
+//   AUDIT.maxTextChars.
 // - Merged, entries come out in the order they were recorded (seq).
 
 import { AUDIT } from "../limits.ts";
 import { sha256Hex } from "./sha256.ts";
 import { Listeners } from "../lib/listeners.ts";
+import { NoiseRoom } from "./noise.ts";
+import { SecurityRoom } from "./security.ts";
 
-export type AuditType = "call" | "verdict" | "approval" | "rule" | "result" | "event" | "input";
+/** `summary`: entries a bound pushed out, folded into one (never recorded by a caller). */
+export type AuditType = "call" | "verdict" | "approval" | "rule" | "result" | "event" | "input" | "summary";
 export type AuditRoom = "security" | "activity" | "noise";
 
 /** One line of the audit log. Further fields by type: see docs/THREAT_MODEL.md ("Audit log"). */
@@ -33,7 +40,11 @@ export interface AuditEntry {
 
 export interface AuditLimits {
   maxEntries: number;
+  maxEntriesPerCaller: number;
+  maxSecurityChars: number;
+  maxCallerChars: number;
   maxActivityEntries: number;
+  maxActivityChars: number;
   maxNoiseEntries: number;
   maxTextChars: number;
   maxCommandChars: number;
@@ -43,13 +54,19 @@ export interface AuditLimits {
 /** API events that a hostile page can cause at will: counted per origin, never one entry each. */
 export const FLOOD_EVENTS: ReadonlySet<string> = new Set(["api.ignored", "api.rejected", "api.error-reply"]);
 
-/** Fields that hold a command as it runs (or would), or a raw argument string (`args` as a string): kept whole up to maxCommandChars. */
-const COMMAND_KEYS = new Set(["command", "input", "args"]);
+/**
+ * Fields that hold a command as it runs (or would), a raw argument string (`args` as a string), or what a file tool
+ * writes: kept whole up to maxCommandChars, longer as length + SHA-256 + head.
+ */
+const COMMAND_KEYS = new Set(["command", "input", "args", "content", "old_str", "new_str"]);
 
 const SECURITY_TYPES: ReadonlySet<AuditType> = new Set(["verdict", "approval", "rule", "input"]);
+/** Tools that change files: their calls and results are security entries. */
+const WRITE_TOOLS: ReadonlySet<string> = new Set(["write_file", "edit_file"]);
 
 export function roomOf(type: AuditType, data: Record<string, unknown>): AuditRoom {
   if (SECURITY_TYPES.has(type)) return "security";
+  if ((type === "call" || type === "result") && typeof data.tool === "string" && WRITE_TOOLS.has(data.tool)) return "security";
   if (type === "event" && typeof data.event === "string" && FLOOD_EVENTS.has(data.event)) return "noise";
   return "activity";
 }
@@ -86,7 +103,10 @@ interface FloodWindow {
 
 export class AuditLog {
   readonly limits: AuditLimits;
-  private readonly rooms: Record<AuditRoom, AuditEntry[]> = { security: [], activity: [], noise: [] };
+  private readonly security: SecurityRoom;
+  private readonly activity: Array<{ entry: AuditEntry; chars: number }> = [];
+  private activityChars = 0;
+  private readonly noise: NoiseRoom;
   private readonly listeners = new Listeners<AuditEntry>("activity");
   private readonly floods = new Map<string, FloodWindow>();
   private seq = 0;
@@ -94,6 +114,8 @@ export class AuditLog {
 
   constructor(limits: Partial<AuditLimits> = {}) {
     this.limits = { ...AUDIT, ...limits };
+    this.security = new SecurityRoom(this.limits);
+    this.noise = new NoiseRoom(this.limits.maxNoiseEntries);
   }
 
   /** Records an entry (a flood event may be folded into its origin's next summary instead: then null). */
@@ -104,12 +126,13 @@ export class AuditLog {
   }
 
   entries(): AuditEntry[] {
-    const all = [...this.rooms.security, ...this.rooms.activity, ...this.rooms.noise];
+    const all = [...this.security.entries(), ...this.activity.map((k) => k.entry), ...this.noise.entries()];
     return all.sort((a, b) => a.seq - b.seq).map((e) => ({ ...e }));
   }
 
   room(room: AuditRoom): AuditEntry[] {
-    return this.rooms[room].map((e) => ({ ...e }));
+    const list = room === "security" ? this.security.entries() : room === "activity" ? this.activity.map((k) => k.entry) : this.noise.entries();
+    return list.sort((a, b) => a.seq - b.seq).map((e) => ({ ...e }));
   }
 
   exportJsonl(): string {
@@ -129,10 +152,24 @@ export class AuditLog {
 
   private add(room: AuditRoom, type: AuditType, data: Record<string, unknown>): AuditEntry {
     const entry: AuditEntry = { seq: ++this.seq, time: new Date().toISOString(), type, ...(auditValue(data, this.limits) as Record<string, unknown>) };
-    const list = this.rooms[room];
-    list.push(entry);
-    const max = room === "security" ? this.limits.maxEntries : room === "activity" ? this.limits.maxActivityEntries : this.limits.maxNoiseEntries;
-    if (list.length > max) list.splice(0, list.length - max);
+    if (room === "security") {
+      this.security.add(typeof entry.caller === "string" ? entry.caller : undefined, entry, JSON.stringify(entry).length);
+    } else if (room === "noise") {
+      this.noise.add(typeof entry.origin === "string" ? entry.origin : "unknown", entry);
+    } else {
+      const chars = JSON.stringify(entry).length;
+      this.activity.push({ entry, chars });
+      this.activityChars += chars;
+      let drop = 0;
+      while (
+        drop < this.activity.length - 1 &&
+        (this.activity.length - drop > this.limits.maxActivityEntries || this.activityChars > this.limits.maxActivityChars)
+      ) {
+        this.activityChars -= this.activity[drop]!.chars;
+        drop++;
+      }
+      if (drop > 0) this.activity.splice(0, drop);
+    }
     this.listeners.emit(entry);
     return entry;
   }

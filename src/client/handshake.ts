@@ -7,7 +7,6 @@ import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { CONNECT_TYPE, HELLO_TYPE, isReady } from "../api/handshake.ts";
 import { MessagePortTransport, SandshellRejectedError, type PortLike } from "../api/transport.ts";
-import { RAW_ARGUMENTS_KEY } from "../api/protocol.ts";
 import { API } from "../limits.ts";
 
 export { SandshellRejectedError };
@@ -190,11 +189,12 @@ export async function openSandboxTransport(iframe: FrameLike, options: Handshake
 }
 
 /**
- * `arguments` as the raw JSON text a model produced, for a plain MCP client (its types want an object):
+ * `arguments` as the raw JSON text a model produced, for a plain MCP client (its types want an object; on the wire
+ * `arguments` is the string itself, the sandbox's documented extension):
  *   client.callTool({ name: "bash", ...rawArguments('{"command": "ls",}') }, undefined, { timeout: CALL_TIMEOUT_MS })
  */
-export function rawArguments(text: string): { arguments: Record<string, unknown>; _meta: Record<string, unknown> } {
-  return { arguments: {}, _meta: { [RAW_ARGUMENTS_KEY]: text } };
+export function rawArguments(text: string): { arguments: Record<string, unknown> } {
+  return { arguments: text as unknown as Record<string, unknown> };
 }
 
 /** A tools/call may wait this long: the longest command plus a full approval wait (an MCP client's default is 60 s). */

@@ -100,6 +100,8 @@ export function serve(current: () => Sandbox, params: Params, onEvent: (e: ApiEv
     callTool: (name: string, args: Record<string, unknown> | string, options?: Parameters<Sandbox["callTool"]>[2]) =>
       current().callTool(name, args, options),
     audit: (type: "event", data: Record<string, unknown>) => current().audit(type, data),
+    // A connection that ends leaves nothing behind: its rules, running command, jobs and held input (sandbox.release).
+    release: (caller: string) => current().release(caller),
   };
   const anyOrigin = params.origins.includes("*");
   return serveSandbox(host, {

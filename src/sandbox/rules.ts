@@ -25,14 +25,16 @@ export class SandboxRules {
     rules: UserRules | undefined,
     private current: Guard,
     private readonly record: Record_,
+    spillDir: string | undefined,
   ) {
     this.user = { allow: [...(rules?.allow ?? [])], ask: [...(rules?.ask ?? [])], deny: [...(rules?.deny ?? [])] };
-    this.callers = new Callers({ policy, workspace, base: () => this.user });
+    this.callers = new Callers({ policy, workspace, base: () => this.user, ...(spillDir !== undefined ? { spillDir } : {}) });
   }
 
-  static async create(policy: Policy, workspace: string, rules: UserRules | undefined, record: Record_): Promise<SandboxRules> {
+  /** `spillDir`: the real path of the shell's spill folder, whose files belong to the caller that wrote them. */
+  static async create(policy: Policy, workspace: string, rules: UserRules | undefined, record: Record_, spillDir?: string): Promise<SandboxRules> {
     const copy = { allow: [...(rules?.allow ?? [])], ask: [...(rules?.ask ?? [])], deny: [...(rules?.deny ?? [])] };
-    return new SandboxRules(policy, workspace, copy, await createGuard({ policy, rules: copy, workspace }), record);
+    return new SandboxRules(policy, workspace, copy, await createGuard({ policy, rules: copy, workspace }), record, spillDir);
   }
 
   guard(): Guard {

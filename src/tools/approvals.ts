@@ -282,6 +282,13 @@ export class Approvals {
     });
   }
 
+  /** Cancels (denies, `by: "cancel"`) every request of one caller still pending: its connection is gone. How many. */
+  cancelFor(caller: string): number {
+    const mine = [...this.waiting.values()].filter((p) => p.request.caller === caller);
+    for (const p of mine) p.resolve({ decision: "deny", by: "cancel" });
+    return mine.length;
+  }
+
   /** Denies everything still pending; later requests are denied at once. */
   close(): void {
     this.closed = true;

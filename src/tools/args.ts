@@ -11,7 +11,8 @@
 // - A missing or hopeless argument gives an error naming the parameter, what was wrong and a correct example.
 
 import { jsonrepair } from "jsonrepair";
-import { MESSAGES } from "../limits.ts";
+import { INPUT, MESSAGES } from "../limits.ts";
+import { duplicateKey, fieldBoundary } from "./boundaries.ts";
 import { clip, shellQuote } from "../lib/text.ts";
 import type { ParamSpec, ParamType, ToolSpec } from "./specs.ts";
 
@@ -159,21 +160,18 @@ function breakages(text: string, parseError: string): string[] {
 }
 
 /**
- * A value that holds the end of one string, a comma and the start of another key (`hi", "my note": "x`) was cut in
- * the wrong place: repairing it would move text from one field into another (a note into the command). Such a
- * repair is refused, whatever the key: a key the parameter-aware parser does not know (one with a space, unicode)
- * is still a key. Quotes of either kind, and an unquoted key followed by a quoted value, count.
+ * A repaired value (or key) that holds the end of one string and the start of another key (`hi", "my note": "x`) was
+ * cut in the wrong place: repairing it would move text from one field into another (a note into the command). Such a
+ * repair is refused, whatever the spelling (tools/boundaries.ts).
  */
-const SWALLOWED_KEY = [/["']\s*,\s*(["'])[^"'\n]{0,200}\1\s*:/u, /["']\s*,\s*[^\s"',:{}[\]][^"',:{}[\]\n]{0,200}:\s*["']/u];
-
 function swallowedKey(obj: Record<string, unknown>): string | null {
   for (const [key, value] of Object.entries(obj)) {
     for (const text of [key, typeof value === "string" ? value : ""]) {
-      const m = SWALLOWED_KEY.map((re) => re.exec(text)).find((x) => x !== null);
-      if (m) {
+      const found = fieldBoundary(text);
+      if (found !== null) {
         return (
           `they are not valid JSON, and repairing them would put what looks like another parameter ` +
-          `(\`${clip(m[0], MESSAGES.valueChars)}\`) inside "${key}"; nothing was run. ` +
+          `(\`${clip(found, MESSAGES.valueChars)}\`) inside "${key}"; nothing was run. ` +
           "Send valid JSON: escape double quotes inside strings as \\\" and newlines as \\n"
         );
       }
@@ -182,15 +180,29 @@ function swallowedKey(obj: Record<string, unknown>): string | null {
   return null;
 }
 
+function namedTwice(key: string, valid: boolean): string {
+  return (
+    `they ${valid ? "are valid JSON but" : "are not valid JSON and"} name "${clip(key, MESSAGES.valueChars)}" more than once, ` +
+    "so which value was meant cannot be told; nothing was run. Send each parameter once"
+  );
+}
+
 /** A parameter named twice in a broken string: which one was meant cannot be told, so the repair is refused. */
-function duplicateKey(text: string, knownKeys: readonly string[]): string | null {
+function duplicateKnownKey(text: string, knownKeys: readonly string[]): string | null {
   for (const key of knownKeys) {
     const re = new RegExp(`(^|[{,])\\s*(["']?)${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\2\\s*:`, "g");
-    if ([...text.matchAll(re)].length > 1) {
-      return `they are not valid JSON and name "${key}" more than once; nothing was run. Send valid JSON with each parameter once`;
-    }
+    if ([...text.matchAll(re)].length > 1) return namedTwice(key, false);
   }
   return null;
+}
+
+/** Valid JSON: a key named twice in the top object (JSON.parse keeps the last; a reader sees the first) is refused. */
+function parsedValid(text: string, value: unknown): Decoded {
+  if (isPlainObject(value)) {
+    const twice = duplicateKey(text);
+    if (twice !== null) return { ok: false, problem: namedTwice(twice, true) };
+  }
+  return { ok: true, value };
 }
 
 function decodeString(text: string, knownKeys: readonly string[]): Decoded {
@@ -201,21 +213,39 @@ function decodeString(text: string, knownKeys: readonly string[]): Decoded {
     let value = JSON.parse(trimmed) as unknown;
     // Encoded twice: "{\"command\": …}".
     if (typeof value === "string" && value.trim().startsWith("{")) {
+      const inner = value;
       try {
-        value = JSON.parse(value) as unknown;
+        value = JSON.parse(inner) as unknown;
       } catch {
-        return decodeString(value as string, knownKeys);
+        return decodeString(inner, knownKeys);
       }
+      return parsedValid(inner, value);
     }
-    return { ok: true, value };
+    return parsedValid(trimmed, value);
   } catch (err) {
     parseError = (err as Error).message;
+  }
+  // Repair takes time that grows faster than the text (jsonrepair: seconds past 64 KB): only short text is repaired.
+  if (trimmed.length > INPUT.maxRepairChars) {
+    return {
+      ok: false,
+      problem:
+        `they are not valid JSON (${clip(parseError, MESSAGES.errorChars)}), and at ${trimmed.length.toLocaleString("en-US")} characters ` +
+        `too long to be repaired (at most ${INPUT.maxRepairChars.toLocaleString("en-US")}); nothing was run. Send valid JSON: escape ` +
+        "double quotes inside strings as \\\" and newlines as \\n",
+    };
   }
   let r1: Record<string, unknown> | null = null;
   let r1Value: unknown;
   try {
-    r1Value = JSON.parse(jsonrepair(trimmed)) as unknown;
-    if (isPlainObject(r1Value)) r1 = r1Value;
+    const repaired = jsonrepair(trimmed);
+    r1Value = JSON.parse(repaired) as unknown;
+    if (isPlainObject(r1Value)) {
+      // jsonrepair keeps a key named twice (with or without a comma between): JSON.parse would keep the last.
+      const twice = duplicateKey(repaired);
+      if (twice !== null) return { ok: false, problem: namedTwice(twice, false) };
+      r1 = r1Value;
+    }
   } catch {
     r1Value = undefined;
   }
@@ -233,7 +263,7 @@ function decodeString(text: string, knownKeys: readonly string[]): Decoded {
     anchored = chosen !== r1;
   }
   if (chosen !== null) {
-    const moved = swallowedKey(chosen) ?? duplicateKey(trimmed, knownKeys);
+    const moved = swallowedKey(chosen) ?? duplicateKnownKey(trimmed, knownKeys);
     if (moved !== null) return { ok: false, problem: moved };
   }
   if (chosen === null) {
@@ -361,13 +391,25 @@ export function parseToolArguments(spec: ToolSpec, raw: unknown): ParsedArgument
   for (const [key, value] of Object.entries(input)) {
     if (names.includes(key)) given.set(key, value);
   }
+  const givenAs = new Map<string, string>([...given.keys()].map((k) => [k, k]));
   for (const [key, value] of Object.entries(input)) {
     if (names.includes(key) || value === undefined) continue;
     // A different case or a well-known other name, taken only when the real parameter is absent.
     const target = names.find((n) => n.toLowerCase() === key.toLowerCase()) ?? spec.aliases[key];
     if (target !== undefined && !given.has(target)) {
       given.set(target, value);
+      givenAs.set(target, key);
       report.renamed[key] = target;
+    } else if (target !== undefined && given.get(target) !== null && value !== null && JSON.stringify(given.get(target)) !== JSON.stringify(value)) {
+      // `{"cmd": "echo hi", "command": "touch x"}`: which one was meant cannot be told, so neither is taken.
+      const first = givenAs.get(target)!;
+      return failure(
+        spec,
+        target,
+        `is given twice with different values, as "${first}" and as "${clip(key, MESSAGES.valueChars)}"; which was meant cannot be told, ` +
+          `so nothing was run. Send it once, as "${target}"`,
+        report,
+      );
     } else {
       report.ignored.push(key);
     }

@@ -18,8 +18,27 @@ import { toolSpec, type ToolArgs } from "./specs.ts";
 /** bash's arguments, from its zod spec (with is_input, enter false sends the text without Enter). */
 export type BashArgs = ToolArgs<"bash">;
 
-/** Commands held because bash would read more lines first (an open heredoc): per shell session, unsent. */
-const held = new WeakMap<object, string>();
+/**
+ * Commands held because bash would read more lines first (an open heredoc): per shell session and per caller, unsent.
+ * A held command belongs to its caller: only that caller's is_input continues it (another caller's is refused).
+ */
+const heldBySession = new WeakMap<object, Map<string, string>>();
+
+function heldOf(session: object): Map<string, string> {
+  let map = heldBySession.get(session);
+  if (map === undefined) heldBySession.set(session, (map = new Map()));
+  return map;
+}
+
+/** The key of a call's caller in the held map: its id, or "" for the sandbox's owner. */
+function heldKey(caller: string | undefined): string {
+  return caller === undefined ? "" : `c:${caller}`;
+}
+
+/** A caller is gone (its connection ended): its held, unsent command goes. True when there was one. */
+export function dropHeld(session: object, caller: string | undefined): boolean {
+  return heldBySession.get(session)?.delete(heldKey(caller)) ?? false;
+}
 
 function heldOutcome(text: string, cwd: string): ToolOutcome {
   return {
@@ -308,24 +327,34 @@ export async function bashTool(host: ToolContext, call: CallInfo, args: BashArgs
     return { text: "The call was cancelled before the command ran.", isError: true, structured: { status: "interrupted", cwd: session.cwd } };
   }
 
-  const pending = held.get(session);
+  const held = heldOf(session);
+  const who = heldKey(call.caller);
+  const pending = held.get(who);
   if (args.is_input === true && pending !== undefined && !session.busy && keyToBytes(args.command) === null) {
     // The rest of a held command: complete → checked as a whole and run; still open → held on.
     const whole = `${pending}\n${args.command.replace(/\n+$/, "")}`;
     if (needsMoreInput(whole)) {
-      held.set(session, whole);
+      held.set(who, whole);
       return heldOutcome(whole, session.cwd);
     }
-    held.delete(session);
+    held.delete(who);
     return bashTool(host, call, { ...args, command: whole, is_input: false });
   }
   if (args.is_input === true && pending !== undefined && args.command === "C-c") {
-    held.delete(session);
+    held.delete(who);
     return { text: "The held, incomplete command was dropped; nothing had run.", structured: { status: "interrupted", cwd: session.cwd } };
+  }
+  if (args.is_input === true && pending === undefined && !session.busy && held.size > 0) {
+    // Another caller's command is held (nothing runs): its lines are that caller's to send.
+    return errorOutcome(
+      "Another caller's command is held, waiting for the rest of its lines (an open heredoc), and no command runs: input " +
+        "goes only to your own command, so nothing was sent. Run a command of your own without is_input.",
+      { cwd: session.cwd, reason: "not-owner", input: true },
+    );
   }
 
   if (args.is_input !== true && pending !== undefined) {
-    held.delete(session);
+    held.delete(who);
     notes.push("Note: the held, incomplete command was dropped (nothing of it had run).");
   }
 
@@ -342,12 +371,16 @@ export async function bashTool(host: ToolContext, call: CallInfo, args: BashArgs
       gated = g;
       if (g.approvalLine !== null) notes.unshift(g.approvalLine);
     }
-    call.record("input", {
-      input: args.command,
-      cwd: session.cwd,
-      ...(reader !== undefined ? { readBy: reader } : {}),
-      verdict: gated?.verdict ?? { decision: "allow", rule: "is-input", reason: "Input typed to the running program (not a shell), which the guard does not judge." },
-    });
+    // Input that reaches a running command is a security entry (with its verdict); input refused because nothing runs
+    // is never sent and leaves none (a caller could otherwise fill the log with it at will).
+    if (session.busy) {
+      call.record("input", {
+        input: args.command,
+        cwd: session.cwd,
+        ...(reader !== undefined ? { readBy: reader } : {}),
+        verdict: gated?.verdict ?? { decision: "allow", rule: "is-input", reason: "Input typed to the running program (not a shell), which the guard does not judge." },
+      });
+    }
     const r = await runWithCancel(host, call, () => session.input(args.command, { timeoutSec: timeout.sec, onOutput, enter: args.enter !== false }));
     const out = formatShellResult(r, [], notes);
     out.structured.input = true;
@@ -387,7 +420,7 @@ export async function bashTool(host: ToolContext, call: CallInfo, args: BashArgs
   const cwd = session.cwd;
   const background = args.run_in_background === true;
   if (!background && !session.busy && needsMoreInput(command)) {
-    held.set(session, command);
+    held.set(who, command);
     return heldOutcome(command, cwd);
   }
   const gated = await gate(host, call, command, cwd, background, t0);

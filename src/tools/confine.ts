@@ -123,6 +123,8 @@ export async function resolveToolPath(host: ToolContext, input: string, mode: Pa
       message: `"${given}" ${how}, so it was refused. The file tools ${mode} only inside the workspace and ${tmpName}.`,
     };
   }
+  const refusal = host.pathRefusal?.(real) ?? null; // another caller's spill file (src/sandbox/callers.ts)
+  if (refusal !== null) return { ok: false, message: refusal };
   const stat = await host.runtime.fs.stat(real).catch(() => null);
   return { ok: true, path: real, display: displayPath(host, real), stat };
 }

@@ -33,6 +33,11 @@ export interface ToolContext {
   alwaysAllow(rule: string, from: { command: string; callId: string; caller?: string; tool: string; approvalId?: string }): Promise<void>;
   /** Null when this call's caller may read or stop the job, else why not (jobs belong to the caller that started them). */
   jobRefusal(jobId: string): string | null;
+  /**
+   * Null when this call's caller may use the file at a resolved real path with the file tools, else why not (another
+   * caller's spill file). Absent: every path inside the roots may be used.
+   */
+  pathRefusal?(realPath: string): string | null;
 }
 
 /** One call's side. */

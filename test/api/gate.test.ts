@@ -177,6 +177,19 @@ describe("invalid params (-32602)", () => {
     expect(reply(inspect({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 5 } }))).toMatchObject({ code: INVALID_PARAMS });
   });
 
+  it("a client may not send the sandbox's own _meta keys: rawArguments beside an object would run what `arguments` does not show", () => {
+    const spoof = call({ name: "bash", arguments: { command: "echo visible" }, _meta: { [RAW_ARGUMENTS_KEY]: '{"command": "echo hidden"}' } });
+    const r = reply(inspect(spoof));
+    expect(r.code).toBe(INVALID_PARAMS);
+    expect(r.message).toMatch(/"sandshell\/rawArguments" is reserved for the sandbox/);
+    expect(r.message).toMatch(/give it as `arguments` itself/);
+    // With a string `arguments` too, and any other key of the namespace.
+    expect(reply(inspect(call({ name: "bash", arguments: '{"command": "a"}', _meta: { [RAW_ARGUMENTS_KEY]: '{"command": "b"}' } }))).code).toBe(INVALID_PARAMS);
+    expect(reply(inspect(call({ name: "bash", arguments: {}, _meta: { "sandshell/approval": {} } }))).code).toBe(INVALID_PARAMS);
+    // Other _meta keys pass.
+    expect(inspect(call({ name: "bash", arguments: { command: "ls" }, _meta: { progressToken: 1, "example.com/trace": "x" } })).kind).toBe("forward");
+  });
+
   it("a raw-string arguments with a _meta that is not an object", () => {
     expect(reply(inspect(call({ name: "bash", arguments: '{"command":"ls"}', _meta: "x" })))).toMatchObject({ code: INVALID_PARAMS });
   });

@@ -41,7 +41,28 @@ describe("SandboxTransport", () => {
 });
 
 describe("rawArguments", () => {
-  it("carries a model's raw JSON text where the sandbox reads it, typed for the SDK's callTool", () => {
-    expect(rawArguments('{"command": "ls",}')).toEqual({ arguments: {}, _meta: { "sandshell/rawArguments": '{"command": "ls",}' } });
+  it("sends a model's raw JSON text as `arguments` itself (typed for the SDK's callTool), never in a reserved _meta key", () => {
+    expect(rawArguments('{"command": "ls",}')).toEqual({ arguments: '{"command": "ls",}' });
+  });
+
+  it("the SDK Client puts the string on the wire unchanged", async () => {
+    const { port1, port2 } = new MessageChannel();
+    const seen: unknown[] = [];
+    port2.on("message", (m: Record<string, unknown>) => {
+      seen.push(m);
+      if (m.method === "initialize") {
+        port2.postMessage({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } });
+      } else if (m.method === "tools/call") {
+        port2.postMessage({ jsonrpc: "2.0", id: m.id, result: { content: [] } });
+      }
+    });
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(new SandboxTransport(port1 as unknown as PortLike, "https://sandbox.test"));
+    await client.callTool({ name: "bash", ...rawArguments('{"command": "ls",}') });
+    const call = seen.find((m) => (m as { method?: string }).method === "tools/call") as { params: Record<string, unknown> };
+    expect(call.params.arguments).toBe('{"command": "ls",}');
+    expect(JSON.stringify(call.params._meta ?? {})).not.toContain("sandshell/");
+    await client.close();
+    port2.close();
   });
 });

@@ -3,7 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { joinCommandWords, parseToolArguments, type ParsedArguments } from "../../src/tools/args.ts";
 import { toolSpec } from "../../src/tools/specs.ts";
-import { SMUGGLING_SPELLINGS } from "./smuggling.ts";
+import { INPUT } from "../../src/limits.ts";
+import { duplicateKey, fieldBoundary } from "../../src/tools/boundaries.ts";
+import { RED_TEAM_SPELLINGS, SMUGGLING_SPELLINGS } from "./smuggling.ts";
 
 const spec = (name: string) => toolSpec(name)!;
 
@@ -137,10 +139,19 @@ describe("unknown and renamed parameters", () => {
     expect(p.renamed).toEqual({ file_path: "path", old_string: "old_str", new_string: "new_str" });
   });
 
-  it("does not let another name override the real parameter", () => {
-    const p = parseToolArguments(spec("read_file"), { path: "a.ts", file_path: "b.ts" });
+  it("another name with the same value as the real parameter is taken once and reported as ignored", () => {
+    const p = parseToolArguments(spec("read_file"), { path: "a.ts", file_path: "a.ts" });
     expect(ok(p)).toEqual({ path: "a.ts" });
     expect(p.ignored).toEqual(["file_path"]);
+  });
+
+  it("another name with a different value than the real parameter is refused: which was meant cannot be told", () => {
+    const p = fail(parseToolArguments(spec("read_file"), { path: "a.ts", file_path: "b.ts" }));
+    expect(p.parameter).toBe("path");
+    expect(p.message).toMatch(/given twice with different values, as "path" and as "file_path"/);
+    expect(p.message).toContain("Example call: read_file");
+    const cmd = fail(parseToolArguments(spec("bash"), '{"cmd": "echo hi", "command": "touch T",}'));
+    expect(cmd.message).toMatch(/"command" is given twice/);
   });
 });
 
@@ -235,8 +246,100 @@ describe("argument repair never moves text between fields", () => {
     expect(p.message).toMatch(/Send valid JSON/);
   });
 
+  for (const [i, { name, raw }] of RED_TEAM_SPELLINGS.entries()) {
+    it(`the red team's "${name}": the command never holds the other field's text`, () => {
+      const p = parseToolArguments(spec("bash"), raw(`T${i + 1}`));
+      if (p.ok) {
+        // `echo hi\"` keeps its own escaped quote (then bash holds it as incomplete); nothing of the other field.
+        expect(p.args.command).toMatch(/^echo hi"?$/);
+      } else {
+        expect(p.message).toMatch(/Example call: bash/);
+        expect(p.message).not.toMatch(/touch T\d+[^"]*$/m);
+      }
+    });
+  }
+
+  it("a parameter named twice in valid JSON is refused (JSON.parse keeps the last; a reader sees the first)", () => {
+    const p = fail(parseToolArguments(spec("bash"), '{"command": "echo hi", "command": "touch T"}'));
+    expect(p.message).toMatch(/are valid JSON but name "command" more than once/);
+    expect(p.message).toMatch(/nothing was run/);
+    // Twice in a nested object is nobody's parameter: taken as sent.
+    expect(ok(parseToolArguments(spec("write_file"), { path: "a", content: "b" }))).toEqual({ path: "a", content: "b" });
+    expect(fail(parseToolArguments(spec("bash"), JSON.stringify('{"command": "a", "command": "b"}'))).message).toMatch(/more than once/);
+  });
+
   it("valid JSON is never second-guessed: a command that holds `\", \"k\":` in real quotes runs as sent", () => {
     const command = 'echo "a", "b": 1';
     expect(ok(parseToolArguments(spec("bash"), JSON.stringify({ command })))).toEqual({ command });
+  });
+});
+
+describe("repair is bounded by size", () => {
+  it("broken JSON longer than INPUT.maxRepairChars is refused with what to do instead, never repaired", () => {
+    // jsonrepair took 41 s on this shape at 1 MB (the red team's args-cpu.ts).
+    const raw = `{"command": "echo hi` + `, "k": "v`.repeat(Math.ceil(INPUT.maxRepairChars / 4)) + `",}`;
+    expect(raw.length).toBeGreaterThan(INPUT.maxRepairChars);
+    const p = fail(parseToolArguments(spec("bash"), raw));
+    expect(p.message).toMatch(/too long to be repaired/);
+    expect(p.message).toMatch(/Send valid JSON/);
+    expect(p.message).toContain("Example call: bash");
+  });
+
+  it("valid JSON of any size within the argument bound is read as it is", () => {
+    const command = `echo ${"x".repeat(INPUT.maxRepairChars * 4)}`;
+    expect(ok(parseToolArguments(spec("bash"), JSON.stringify({ command })))).toEqual({ command });
+  });
+
+  it("broken JSON just under the bound is still repaired", () => {
+    const body = "y".repeat(INPUT.maxRepairChars - 40);
+    expect(ok(parseToolArguments(spec("bash"), `{"command": "echo ${body}",}`))).toEqual({ command: `echo ${body}` });
+  });
+});
+
+describe("field boundaries (tools/boundaries.ts)", () => {
+  it("finds the end of one string and the start of a key in every spelling", () => {
+    for (const text of [
+      'echo hi" "note": "x',
+      "echo hi\u201D, \u201Cnote\u201D: \u201Cx",
+      'echo hi", "a""": "x',
+      'echo hi", // c\n "note": "x',
+      'echo hi"; "note": "x',
+      'echo hi", "note" = "x',
+      'echo hi"\uFF0C "note": "x',
+      `echo hi", "${"k ".repeat(300)}": "x`,
+      'echo hi", my note: "x',
+      'echo hi" note: "x',
+      'echo hi"} {"command": "x',
+    ]) {
+      expect(fieldBoundary(text), text).not.toBeNull();
+    }
+  });
+
+  it("leaves quotes in code alone", () => {
+    for (const text of [
+      "cat > blog.py <<'EOF'\nprint(\"hi\")\nx = {\"a\": 1}\nEOF",
+      'python3 -c "import json; print(json.dumps({"a": 1}))"',
+      'print("hi", {"a": 1})',
+      'x = ["a", {"b": 1}]',
+      '{"private": true, "version": 1}',
+      '[ "$a" = "$b" ] && echo "same"',
+      "FOO=\"a\" BAR=\"b\" make",
+      "git commit -m 'fix: the parser'",
+      "echo 'done'; git checkout origin:main",
+    ]) {
+      expect(fieldBoundary(text), text).toBeNull();
+    }
+  });
+
+  it("is linear: a long run of quotes and separators takes one pass", () => {
+    expect(fieldBoundary('" ,'.repeat(200_000))).toBeNull();
+    expect(fieldBoundary(`"${" ".repeat(200_000)}`)).toBeNull();
+  });
+
+  it("duplicateKey finds a key twice in one object, not in different objects or in values", () => {
+    expect(duplicateKey('{"a": 1, "b": {"a": 2}, "c": "a"}')).toBeNull();
+    expect(duplicateKey('{"a": 1, "b": 2, "a": 3}')).toBe("a");
+    expect(duplicateKey('{"x": [{"a": 1}, {"a": 2}]}')).toBeNull();
+    expect(duplicateKey('{"\\u0061": 1, "a": 2}')).toBe("a");
   });
 });
