@@ -141,8 +141,10 @@ export const TOOLS = {
   binarySniffBytes: 8_192,
   /** list_dir: deepest depth a caller may ask for. */
   listMaxDepth: 8,
-  /** list_dir: entries shown at most; the rest is counted. */
+  /** list_dir: entries shown at most; a folder is read no further than one entry past them. */
   listMaxEntries: 500,
+  /** "No such file": names of the nearest folder looked at for similar ones (a huge folder is not read whole). */
+  hintMaxEntries: 2_000,
 } as const;
 
 /** How much of a text a message quotes back before cutting it with "…". */
