@@ -152,6 +152,13 @@ export const TOOLS = {
 export const NODE_SANDBOX = {
   /** How long the one-time check that bubblewrap can create namespaces here may take. */
   probeTimeoutMs: 5_000,
+  /**
+   * How deep in the workspace nested repositories and protected files are looked for when a shell or job starts
+   * (folders below the workspace; the library's own default for its working directory).
+   */
+  protectScanDepth: 3,
+  /** How long that look may take; what it found by then is protected. */
+  protectScanTimeoutMs: 10_000,
 } as const;
 
 export const MESSAGES = {
