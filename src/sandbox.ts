@@ -139,7 +139,9 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
   let rules: SandboxRules;
   let session: ShellSession;
   try {
-    rules = await SandboxRules.create(policy, runtime.workspace, options.rules, record);
+    // Where the shell's /tmp is read-only (node on macOS), the guard learns that its scratch folder is $TMPDIR.
+    const scratch = runtime.isolation?.tmp === "read-only" ? runtime.tempDir : undefined;
+    rules = await SandboxRules.create(policy, runtime.workspace, options.rules, record, scratch);
     session = await createShellSession(runtime, options.shell ?? {});
   } catch (err) {
     if (owned) await runtime.dispose().catch(() => undefined);

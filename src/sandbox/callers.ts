@@ -16,7 +16,7 @@ export class Callers {
   /** The caller whose command was left running (undefined: the owner's), or null when none is known to run. */
   private foreground: { caller: string | undefined } | null = null;
 
-  constructor(private readonly options: { policy: Policy; workspace: string; base: () => Required<UserRules> }) {}
+  constructor(private readonly options: { policy: Policy; workspace: string; scratch?: string; base: () => Required<UserRules> }) {}
 
   /** The guard for a caller: its own guard when it added rules, else the sandbox's. */
   guardFor(caller: string | undefined, base: Guard): Guard {
@@ -74,6 +74,7 @@ export class Callers {
 
   private build(allow: string[]): Promise<Guard> {
     const base = this.options.base();
-    return createGuard({ policy: this.options.policy, rules: { ...base, allow: [...base.allow, ...allow] }, workspace: this.options.workspace });
+    const { policy, workspace, scratch } = this.options;
+    return createGuard({ policy, rules: { ...base, allow: [...base.allow, ...allow] }, workspace, ...(scratch !== undefined ? { scratch } : {}) });
   }
 }

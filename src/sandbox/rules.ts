@@ -25,14 +25,17 @@ export class SandboxRules {
     rules: UserRules | undefined,
     private current: Guard,
     private readonly record: Record_,
+    /** The writable scratch folder when it is not /tmp (GuardOptions.scratch). */
+    private readonly scratch?: string,
   ) {
     this.user = { allow: [...(rules?.allow ?? [])], ask: [...(rules?.ask ?? [])], deny: [...(rules?.deny ?? [])] };
-    this.callers = new Callers({ policy, workspace, base: () => this.user });
+    this.callers = new Callers({ policy, workspace, ...(scratch !== undefined ? { scratch } : {}), base: () => this.user });
   }
 
-  static async create(policy: Policy, workspace: string, rules: UserRules | undefined, record: Record_): Promise<SandboxRules> {
+  static async create(policy: Policy, workspace: string, rules: UserRules | undefined, record: Record_, scratch?: string): Promise<SandboxRules> {
     const copy = { allow: [...(rules?.allow ?? [])], ask: [...(rules?.ask ?? [])], deny: [...(rules?.deny ?? [])] };
-    return new SandboxRules(policy, workspace, copy, await createGuard({ policy, rules: copy, workspace }), record);
+    const guard = await createGuard({ policy, rules: copy, workspace, ...(scratch !== undefined ? { scratch } : {}) });
+    return new SandboxRules(policy, workspace, copy, guard, record, scratch);
   }
 
   guard(): Guard {
@@ -55,7 +58,7 @@ export class SandboxRules {
     if (decision !== "allow" && decision !== "ask" && decision !== "deny") throw new TypeError(`decision must be allow, ask or deny, not ${JSON.stringify(decision)}`);
     if (!this.user[decision].includes(text)) {
       this.user[decision].push(text);
-      this.current = await createGuard({ policy: this.policy, rules: this.user, workspace: this.workspace });
+      this.current = await createGuard({ policy: this.policy, rules: this.user, workspace: this.workspace, ...(this.scratch !== undefined ? { scratch: this.scratch } : {}) });
       await this.callers.rebuild();
     }
     this.record("rule", { decision, rule: text, ...(from ?? {}) });
