@@ -355,8 +355,9 @@ function innerCommand(bash: string, bashArgs: string[], keep: string[], tmp: str
     `for __ss_v in $(compgen -e); do case "$__ss_v" in ${names.join("|")}|SANDBOX_RUNTIME${proxy}) ;; ` +
     `*) unset "$__ss_v" ;; esac; done; unset __ss_v; export TMPDIR=${singleQuote(tmp)}; ` +
     // git's user-wide config: the workspace's .gitconfig (HOME is the workspace) is kept read-only (node-protect.ts),
-    // so `git config --global` writes to the private temp folder instead, and git does not read the stand-in.
-    `export GIT_CONFIG_GLOBAL=${singleQuote(`${tmp}/.gitconfig`)}; `;
+    // so `git config --global` writes to the private temp folder instead, and git does not read the stand-in (unless
+    // the caller passed a GIT_CONFIG_GLOBAL of its own).
+    `[ -n "\${GIT_CONFIG_GLOBAL-}" ] || export GIT_CONFIG_GLOBAL=${singleQuote(`${tmp}/.gitconfig`)}; `;
   const argv = [bash, ...bashArgs].map(singleQuote).join(" ");
   // Linux: `script` gives the interactive shell a terminal of its own (see the top of this file); -e passes its exit
   // code on. sandbox-exec (macOS) keeps the terminal, so the shell runs directly there.
