@@ -141,8 +141,10 @@ export const TOOLS = {
   binarySniffBytes: 8_192,
   /** list_dir: deepest depth a caller may ask for. */
   listMaxDepth: 8,
-  /** list_dir: entries shown at most; the rest is counted. */
+  /** list_dir: entries shown at most; a folder is read no further than one entry past them. */
   listMaxEntries: 500,
+  /** "No such file": names of the nearest folder looked at for similar ones (a huge folder is not read whole). */
+  hintMaxEntries: 2_000,
 } as const;
 
 /** How much of a text a message quotes back before cutting it with "…". */
@@ -150,6 +152,13 @@ export const TOOLS = {
 export const NODE_SANDBOX = {
   /** How long the one-time check that bubblewrap can create namespaces here may take. */
   probeTimeoutMs: 5_000,
+  /**
+   * How deep in the workspace nested repositories and protected files are looked for when a shell or job starts
+   * (folders below the workspace; the library's own default for its working directory).
+   */
+  protectScanDepth: 3,
+  /** How long that look may take; what it found by then is protected. */
+  protectScanTimeoutMs: 10_000,
 } as const;
 
 export const MESSAGES = {

@@ -149,10 +149,12 @@ export async function openSandbox(runtime: Runtime, owned: boolean, options: San
   let rules: SandboxRules;
   let session: ShellSession;
   try {
-    // The spill folder's files (long output) belong to the caller whose command wrote them (src/sandbox/callers.ts).
+    // The spill folder's files (long output) belong to the caller that wrote them (src/sandbox/callers.ts).
     const spillGiven = options.shell?.spillDir ?? runtime.spillDir ?? SHELL.spillDir;
     const spillDir = await runtime.fs.realpath(spillGiven).catch(() => normalizePath(spillGiven));
-    rules = await SandboxRules.create(policy, runtime.workspace, options.rules, record, spillDir);
+    // Where the shell's /tmp is read-only (node on macOS), the guard learns that its scratch folder is $TMPDIR.
+    const scratch = runtime.isolation?.tmp === "read-only" ? runtime.tempDir : undefined;
+    rules = await SandboxRules.create(policy, runtime.workspace, options.rules, record, { scratch, spillDir });
     session = await createShellSession(runtime, options.shell ?? {});
   } catch (err) {
     if (owned) await runtime.dispose().catch(() => undefined);

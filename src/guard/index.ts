@@ -80,10 +80,12 @@ export function toBlockedError(verdict: Verdict): { error: string; rule: string;
   return { error: `Command blocked by safety rule: ${verdict.reason}`, rule: verdict.rule, layer: verdict.layer };
 }
 
-function rowVerdict(row: RuleRow, detail: string, decision: Decision, cmd: Command): Verdict {
+function rowVerdict(row: RuleRow, detail: string, decision: Decision, cmd: Command, scratch = "/tmp"): Verdict {
   const via = cmd.via ? ` (inside ${cmd.via})` : "";
-  const v: Verdict = { decision, layer: row.layer, rule: row.id, reason: fill(row.reason, { detail }) + via, part: shorten(cmd.text) };
-  if (row.hint) v.hint = row.hint;
+  // The rows name /tmp as the scratch folder; where that is another one (GuardOptions.scratch), they say which.
+  const own = (text: string): string => (scratch === "/tmp" || row.layer !== 2 ? text : text.replace(/\/tmp\b/g, scratch));
+  const v: Verdict = { decision, layer: row.layer, rule: row.id, reason: fill(own(row.reason), { detail }) + via, part: shorten(cmd.text) };
+  if (row.hint) v.hint = own(row.hint);
   return v;
 }
 
@@ -92,6 +94,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
   if (!POLICIES.includes(policy)) throw new TypeError(`policy must be one of ${POLICIES.join(", ")}, not ${JSON.stringify(policy)}`);
   const workspace = normalizePath(options.workspace ?? WORKSPACE);
   const home = normalizePath(options.home ?? workspace);
+  const scratch = normalizePath(options.scratch ?? "/tmp");
   const rules = compileRules(options.rules);
   const analyzer = await createAnalyzer();
 
@@ -124,7 +127,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
         part: shorten(p.cmd.text),
       };
     }
-    const v = rowVerdict(p.row, p.detail, p.decision, p.cmd);
+    const v = rowVerdict(p.row, p.detail, p.decision, p.cmd, scratch);
     if (p.permissive) {
       v.rule = "permissive";
       v.reason = `Runs under the permissive policy: ${v.reason}`;
@@ -191,7 +194,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     if (runnable.length === 0) {
       return { decision: "allow", layer: 3, rule: "allowlist", reason: "Nothing runs: the command holds only comments." };
     }
-    const env = makeEnv(script, workspace, home, policy);
+    const env = makeEnv(script, workspace, home, policy, scratch);
     let worst: Pending | null = null;
     for (const cmd of runnable) {
       const v = judgePart(cmd, env);

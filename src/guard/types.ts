@@ -32,6 +32,11 @@ export interface GuardOptions {
   workspace?: string;
   /** What `~` and `$HOME` mean in the sandbox (default: the workspace). */
   home?: string;
+  /**
+   * The writable scratch folder, with the workspace (default /tmp). Where the sandbox's /tmp is read-only (the node
+   * runtime on macOS), its private $TMPDIR: then a write to /tmp is judged as a write outside, as it would fail.
+   */
+  scratch?: string;
 }
 
 export interface CheckContext {

@@ -26,16 +26,35 @@ function enter(dir) {
   const here = process.cwd();
   if (here !== dir) throw coded("ELOOP", dir + " is not a plain folder path (it leads to " + here + ", through a symlink); nothing was done");
 }
+function tooLarge(path, size, max) { const e = coded("EFBIG", path + " is " + size + " bytes, more than the " + max + " taken"); e.size = size; return e; }
+function readAtMost(fd, size, max) {
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const want = Math.min(Math.max(size - total, 65536), max + 1 - total);
+    if (want <= 0) break;
+    const buf = Buffer.allocUnsafe(want);
+    const n = fs.readSync(fd, buf, 0, want, null);
+    if (n === 0) break;
+    chunks.push(buf.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
+}
 function typeOf(s) { return s.isSymbolicLink() ? "symlink" : s.isDirectory() ? "dir" : s.isFile() ? "file" : "other"; }
 const ops = {
-  read({ dir, name, path }) {
+  read({ dir, name, path, maxBytes }) {
     enter(dir);
     const fd = fs.openSync(name === "" ? "." : name, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK);
     try {
       const st = fs.fstatSync(fd);
       if (st.isDirectory()) throw coded("EISDIR", path + " is a folder");
       if (!st.isFile()) throw coded("EINVAL", path + " is not a regular file");
-      return fs.readFileSync(fd);
+      if (maxBytes === undefined) return fs.readFileSync(fd);
+      if (st.size > maxBytes) throw tooLarge(path, st.size, maxBytes);
+      const buf = readAtMost(fd, st.size, maxBytes);
+      if (buf.length > maxBytes) throw tooLarge(path, buf.length, maxBytes);
+      return buf;
     } finally { fs.closeSync(fd); }
   },
   write({ dir, name, path, data, mode }) {
@@ -63,9 +82,21 @@ const ops = {
     const fd = fs.openSync(name, C.O_WRONLY | C.O_APPEND | C.O_CREAT | C.O_NOFOLLOW, 0o600);
     try { fs.writeFileSync(fd, data); } finally { fs.closeSync(fd); }
   },
-  list({ path }) {
+  list({ path, maxEntries }) {
     enter(path);
-    return fs.readdirSync(".", { withFileTypes: true }).map((e) => {
+    let entries;
+    if (maxEntries === undefined) entries = fs.readdirSync(".", { withFileTypes: true });
+    else {
+      entries = [];
+      const d = fs.opendirSync(".", { bufferSize: 64 });
+      try {
+        for (let e = d.readSync(); e !== null; e = d.readSync()) {
+          entries.push(e);
+          if (entries.length > maxEntries) break;
+        }
+      } finally { d.closeSync(); }
+    }
+    return entries.map((e) => {
       const type = typeOf(e);
       let size = 0;
       if (type === "file") { try { size = fs.lstatSync(e.name).size; } catch {} }
@@ -97,14 +128,14 @@ const ops = {
 process.on("message", (m) => {
   let reply;
   try { reply = { id: m.id, ok: ops[m.op](m) }; }
-  catch (e) { reply = { id: m.id, error: { code: typeof e.code === "string" ? e.code : "EIO", message: String(e.message) } }; }
+  catch (e) { reply = { id: m.id, error: { code: typeof e.code === "string" ? e.code : "EIO", message: String(e.message), size: e.size } }; }
   try { process.chdir("/"); } catch {}
   process.send(reply);
 });
 process.on("disconnect", () => process.exit(0));
 `;
 
-type Reply = { id: number; ok?: unknown; error?: { code: string; message: string } };
+type Reply = { id: number; ok?: unknown; error?: { code: string; message: string; size?: number } };
 
 let child: ChildProcess | null = null;
 let next = 0;
@@ -141,7 +172,7 @@ function start(): ChildProcess {
     if (p === undefined) return;
     pending.delete(m.id);
     if (pending.size === 0) hold(c, false);
-    if (m.error !== undefined) p.reject(coded(m.error.code, m.error.message));
+    if (m.error !== undefined) p.reject(Object.assign(coded(m.error.code, m.error.message), m.error.size !== undefined ? { size: m.error.size } : {}));
     else p.resolve(m.ok);
   });
   const gone = (why: string): void => {

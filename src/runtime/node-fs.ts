@@ -105,15 +105,41 @@ async function inDir<T>(path: string, fn: (at: string, parts: { dir: string; nam
   }
 }
 
-async function readFile(path: string): Promise<Uint8Array> {
+/** A file past a ReadLimit's maxBytes: EFBIG, with its size (as the opened file said, or at least what was read). */
+export function tooLarge(path: string, size: number, max: number): Error {
+  const e = coded("EFBIG", `${path} is ${size} bytes, more than the ${max} taken`) as NodeJS.ErrnoException & { size: number };
+  e.size = size;
+  return e;
+}
+
+/** Reads an opened file to its end, or to `max` + 1 bytes, whichever comes first; `size` is its size when opened. */
+async function readAtMost(h: fsp.FileHandle, size: number, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const want = Math.min(Math.max(size - total, 64 * 1024), max + 1 - total);
+    if (want <= 0) break;
+    const buf = Buffer.allocUnsafe(want);
+    const { bytesRead } = await h.read(buf, 0, want, null);
+    if (bytesRead === 0) break;
+    chunks.push(buf.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+async function readFile(path: string, maxBytes?: number): Promise<Uint8Array> {
   return inDir(path, async (at) => {
     // O_NONBLOCK: a FIFO swapped in must not hang the call; it is refused below as not a regular file.
     const h = await fsp.open(at, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     try {
+      // The size of the file that was opened, not of whatever the name held when a caller looked before.
       const st = await h.stat();
       if (st.isDirectory()) throw coded("EISDIR", `${path} is a folder`);
       if (!st.isFile()) throw coded("EINVAL", `${path} is not a regular file`);
-      const buf = await h.readFile();
+      if (maxBytes !== undefined && st.size > maxBytes) throw tooLarge(path, st.size, maxBytes);
+      const buf = maxBytes === undefined ? await h.readFile() : await readAtMost(h, st.size, maxBytes);
+      if (maxBytes !== undefined && buf.length > maxBytes) throw tooLarge(path, buf.length, maxBytes); // it grew meanwhile
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     } finally {
       await h.close();
@@ -156,10 +182,19 @@ async function appendFile(path: string, data: string): Promise<void> {
   });
 }
 
-async function readdir(path: string): Promise<DirEntry[]> {
+async function readdir(path: string, maxEntries?: number): Promise<DirEntry[]> {
   const { path: dir } = split(path);
   const list = async (at: string): Promise<DirEntry[]> => {
-    const entries = await fsp.readdir(at, { withFileTypes: true });
+    let entries: Dirent[];
+    if (maxEntries === undefined) entries = await fsp.readdir(at, { withFileTypes: true });
+    else {
+      // Streamed, and no further than one entry past the limit: a folder of 200,000 names costs what 500 do.
+      entries = [];
+      for await (const entry of await fsp.opendir(at, { bufferSize: 64 })) {
+        entries.push(entry);
+        if (entries.length > maxEntries) break; // leaving the loop closes the folder
+      }
+    }
     return Promise.all(
       entries.map(async (entry): Promise<DirEntry> => {
         const type = typeOf(entry);
@@ -215,10 +250,10 @@ async function rename(from: string, to: string): Promise<void> {
 
 /** "proc-fd": descriptor-relative through /proc/self/fd (Linux). */
 const procFs: RuntimeFs = {
-  readFile: (path) => errno(() => readFile(path)),
+  readFile: (path, options) => errno(() => readFile(path, options?.maxBytes)),
   writeFile: (path, data, options) => errno(() => writeFile(path, data, options?.mode)),
   appendFile: (path, data) => errno(() => appendFile(path, data)),
-  readdir: (path) => errno(() => readdir(path)),
+  readdir: (path, options) => errno(() => readdir(path, options?.maxEntries)),
   stat,
   mkdir: (path, options) => errno(() => mkdir(path, options)),
   rm: (path, options) =>
@@ -237,14 +272,14 @@ const procFs: RuntimeFs = {
 
 /** "cwd-helper": the same calls, made by the helper process inside the folder it verified (node-fs-helper.ts). */
 const helperFs: RuntimeFs = {
-  readFile: (path) =>
+  readFile: (path, options) =>
     errno(async () => {
-      const bytes = await helperCall<Uint8Array>("read", split(path));
+      const bytes = await helperCall<Uint8Array>("read", { ...split(path), maxBytes: options?.maxBytes });
       return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }),
   writeFile: (path, data, options) => errno(() => helperCall<void>("write", { ...split(path), data, mode: options?.mode })),
   appendFile: (path, data) => errno(() => helperCall<void>("append", { ...split(path), data })),
-  readdir: (path) => errno(() => helperCall<DirEntry[]>("list", { path: split(path).path })),
+  readdir: (path, options) => errno(() => helperCall<DirEntry[]>("list", { path: split(path).path, maxEntries: options?.maxEntries })),
   async stat(path) {
     try {
       return await helperCall<FileStat>("lstat", split(path));

@@ -24,7 +24,8 @@ import { spawnSync } from "node:child_process";
 import { NODE_SANDBOX } from "../limits.ts";
 import { isInside } from "../lib/paths.ts";
 import { presentTempAtTmp, readBwrapCommand } from "./node-bwrap.ts";
-import { NODE_FS_ACCESS } from "./node-fs.ts";
+import { NODE_FS_ACCESS, nodeFs } from "./node-fs.ts";
+import { ensureGitFiles, protectedWritePaths, protectedWriteReason, watchCommondir } from "./node-protect.ts";
 import type { Isolation } from "./types.ts";
 
 export type { Isolation } from "./types.ts";
@@ -55,6 +56,17 @@ export interface OsSandbox {
   plan(bash: string, bashArgs: string[], env: Record<string, string>, interactive: boolean): Promise<SpawnPlan>;
   /** Unregisters the network list and releases the shared sandbox manager. */
   release(): Promise<void>;
+  /** Inside the OS sandbox: why it keeps the shell from writing `path` (a real path), or null (node-protect.ts). */
+  protectedWrite?(path: string): string | null;
+}
+
+/** The folders of one sandbox: `commandDir` (long commands) is readable, never writable, inside the sandbox. */
+export interface SandboxDirs {
+  workspace: string;
+  tempDir: string;
+  commandDir?: string;
+  /** Told when the sandbox undid something the shell did to the workspace's repository (node-protect.ts). */
+  onNotice?: (message: string) => void;
 }
 
 // ------------------------------------------------------------------------------------------------ temp directory
@@ -76,7 +88,7 @@ async function ensureRoot(): Promise<string> {
 }
 
 /** A fresh 0700 directory under sandboxesRoot(), by its real path. */
-export async function makePrivateDir(prefix: "rt" | "ws"): Promise<string> {
+export async function makePrivateDir(prefix: "rt" | "ws" | "cmd"): Promise<string> {
   const root = await ensureRoot();
   const dir = await fsp.mkdtemp(join(root, `${prefix}-`)); // mkdtemp: 0700
   return fsp.realpath(dir);
@@ -258,8 +270,30 @@ export const CREDENTIAL_PATHS = [
   ".terraform.d/credentials.tfrc.json", ".vault-token", ".pgpass", ".my.cnf",
 ] as const;
 
+/**
+ * Root-owned secrets of the host, hidden where they exist. When the host process runs as root, the sandbox's uid 0
+ * is the host's root, so file modes alone do not keep these from the shell (bubblewrap maps only that one uid, so
+ * files of other users keep their modes). `~root` is hidden like the host user's home.
+ */
+export const HOST_SECRETS = [
+  "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd", "/etc/sudoers", "/etc/sudoers.d",
+  "/etc/ssl/private", "/etc/pki/tls/private", "/etc/letsencrypt", "/etc/krb5.keytab", "/etc/ipsec.secrets", "/etc/wireguard",
+  "/etc/NetworkManager/system-connections", "/var/lib/sss", "/root",
+] as const;
+
+/** The host's secret paths that exist now, the ssh host keys (`/etc/ssh/ssh_host_*_key`) among them. */
+function hostSecrets(): string[] {
+  const found: string[] = HOST_SECRETS.filter((path) => existsSync(path));
+  try {
+    for (const name of readdirSync("/etc/ssh")) if (/^ssh_host_.*_key$/.test(name)) found.push(`/etc/ssh/${name}`);
+  } catch {
+    // no /etc/ssh
+  }
+  return found;
+}
+
 /** The file system part of the library's config for one sandbox. */
-function fsRules(p: { workspace: string; tempDir: string; hostHome: string; path: string }): {
+function fsRules(p: SandboxDirs & { hostHome: string; path: string; protect: string[] }): {
   allowWrite: string[];
   denyWrite: string[];
   denyRead: string[];
@@ -267,7 +301,8 @@ function fsRules(p: { workspace: string; tempDir: string; hostHome: string; path
 } {
   const own = [p.workspace, p.tempDir];
   const denyRead: string[] = [sandboxesRoot()];
-  const allowRead: string[] = [...own];
+  // The command folder: read, never written (it is in no allowWrite).
+  const allowRead: string[] = [...own, ...(p.commandDir !== undefined ? [p.commandDir] : [])];
   const home = p.hostHome;
   if (home !== "/" && home !== "" && !own.some((d) => isInside(home, d))) {
     // The host user's home is hidden, except the top folders that hold programs on PATH (~/.cargo, ~/.local, …).
@@ -283,8 +318,10 @@ function fsRules(p: { workspace: string; tempDir: string; hostHome: string; path
     const abs = join(home, rel);
     if (existsSync(abs) && !own.some((d) => isInside(abs, d))) denyRead.push(abs);
   }
-  // The library's own default write path, shared by every sandbox on the host: not a channel between them.
-  return { allowWrite: own, denyWrite: ["/tmp/claude"], denyRead, allowRead };
+  for (const secret of hostSecrets()) if (!own.some((d) => isInside(d, secret) || isInside(secret, d))) denyRead.push(secret);
+  // The library's own default write path, shared by every sandbox on the host: not a channel between them. Then the
+  // workspace's files that configure what runs outside the sandbox (node-protect.ts).
+  return { allowWrite: own, denyWrite: ["/tmp/claude", ...p.protect], denyRead, allowRead };
 }
 
 // ------------------------------------------------------------------------------------------------ the sandbox
@@ -316,17 +353,18 @@ function innerCommand(bash: string, bashArgs: string[], keep: string[], tmp: str
   const names = keep.filter((k) => NAME.test(k));
   const filter =
     `for __ss_v in $(compgen -e); do case "$__ss_v" in ${names.join("|")}|SANDBOX_RUNTIME${proxy}) ;; ` +
-    `*) unset "$__ss_v" ;; esac; done; unset __ss_v; export TMPDIR=${singleQuote(tmp)}; `;
+    `*) unset "$__ss_v" ;; esac; done; unset __ss_v; export TMPDIR=${singleQuote(tmp)}; ` +
+    // git's user-wide config: the workspace's .gitconfig (HOME is the workspace) is kept read-only (node-protect.ts),
+    // so `git config --global` writes to the private temp folder instead, and git does not read the stand-in (unless
+    // the caller passed a GIT_CONFIG_GLOBAL of its own).
+    `[ -n "\${GIT_CONFIG_GLOBAL-}" ] || export GIT_CONFIG_GLOBAL=${singleQuote(`${tmp}/.gitconfig`)}; `;
   const argv = [bash, ...bashArgs].map(singleQuote).join(" ");
   // Linux: `script` gives the interactive shell a terminal of its own (see the top of this file); -e passes its exit
   // code on. sandbox-exec (macOS) keeps the terminal, so the shell runs directly there.
   return interactive && process.platform === "linux" ? `${filter}exec script -qefc ${singleQuote(argv)} /dev/null` : `${filter}exec ${argv}`;
 }
 
-export async function openOsSandbox(
-  options: OsSandboxOptions,
-  p: { workspace: string; tempDir: string },
-): Promise<OsSandbox> {
+export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): Promise<OsSandbox> {
   const mode = options.mode ?? "auto";
   if (mode !== "auto" && mode !== "required" && mode !== "off") {
     throw new TypeError(`sandbox must be "auto", "required" or "off", not ${JSON.stringify(mode)}`);
@@ -368,6 +406,9 @@ export async function openOsSandbox(
   const privateTmp = linux && realTmp() === "/tmp" && !isInside("/tmp", p.workspace);
   const bwrap = linux ? (options.bwrapPath ?? which("bwrap")) : null;
   const what = linux ? "bubblewrap" : "sandbox-exec (macOS; not tested by Sandshell's CI)";
+  const stopWatching = watchCommondir(p.workspace, (path) =>
+    p.onNotice?.(`Removed ${path}: a .git/commondir file would make git on the host read another folder's config and hooks.`),
+  );
   return {
     isolation: {
       state: "sandboxed",
@@ -380,9 +421,12 @@ export async function openOsSandbox(
       tmp: privateTmp ? "private" : "read-only",
       files: NODE_FS_ACCESS,
     },
+    protectedWrite: (path) => protectedWriteReason(p.workspace, path),
     async plan(bash, bashArgs, env, interactive) {
-      const rules = fsRules({ ...p, hostHome, path: env.PATH ?? "" });
-      const inner = innerCommand(bash, bashArgs, Object.keys(env), privateTmp ? "/tmp" : p.tempDir, allow.length > 0, interactive);
+      const rules = fsRules({ ...p, hostHome, path: env.PATH ?? "", protect: await protectedWritePaths(p.workspace) });
+      const innerTemp = privateTmp ? "/tmp" : p.tempDir;
+      await ensureGitFiles(nodeFs, p.tempDir, innerTemp, p.commandDir);
+      const inner = innerCommand(bash, bashArgs, Object.keys(env), innerTemp, allow.length > 0, interactive);
       const wrapped = await srt.SandboxManager.wrapWithSandboxArgv(
         inner,
         "/bin/bash",
@@ -404,6 +448,7 @@ export async function openOsSandbox(
     async release() {
       if (released) return;
       released = true;
+      stopWatching();
       if (allow.length > 0) srt.SandboxManager.unregisterCommandNetworkLists(commandId);
       await releaseManager(srt);
     },

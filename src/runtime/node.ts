@@ -400,18 +400,22 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
   workspace = await fsp.realpath(workspace);
   // TMPDIR, setup files, the exported-variables snapshot and spill files: one private 0700 directory, by its real path.
   const privateDir = await makePrivateDir("rt");
+  // Long commands the shell sources: a folder it can read but not write (node-sandbox.ts), so none is swapped after the check.
+  const commandDir = await makePrivateDir("cmd");
+  const listeners = new Listeners<RuntimeEvent>("runtime");
   let os: OsSandbox;
   try {
-    os = await openOsSandbox(options, { workspace, tempDir: privateDir });
+    const onNotice = (message: string): void => listeners.emit({ type: "status", message });
+    os = await openOsSandbox(options, { workspace, tempDir: privateDir, commandDir, onNotice });
   } catch (err) {
     await fsp.rm(privateDir, { recursive: true, force: true });
+    await fsp.rm(commandDir, { recursive: true, force: true });
     if (ownsWorkspace) await fsp.rm(workspace, { recursive: true, force: true });
     throw err;
   }
   const nonce = randomUUID();
   const baseEnv = cleanEnv(process.env, { workspace, tempDir: privateDir, bash }, options.env);
 
-  const listeners = new Listeners<RuntimeEvent>("runtime");
   const live = new Set<PtyProcess>();
   let spawned = 0;
   let disposed = false;
@@ -447,8 +451,10 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     workspace,
     isolation: os.isolation,
     tempDir: privateDir,
-    // Spill files and long commands the shell sources: in the private folder, which the sandboxed shell can see.
+    // Spill files: in the private folder, which the sandboxed shell can see. Long commands: where it cannot write.
     spillDir: privateDir,
+    commandDir,
+    ...(os.protectedWrite !== undefined ? { protectedWrite: os.protectedWrite } : {}),
     capabilities,
     markerNonce: nonce,
     // Where the OS sandbox does not run, say so wherever the runtime's note is shown (status bar, runtimeInfo).
@@ -511,6 +517,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       listeners.clear();
       await os.release();
       await fsp.rm(privateDir, { recursive: true, force: true });
+      await fsp.rm(commandDir, { recursive: true, force: true });
       if (ownsWorkspace) await fsp.rm(workspace, { recursive: true, force: true }).catch(() => undefined);
     },
   };

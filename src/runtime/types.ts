@@ -66,13 +66,24 @@ export interface FileStat {
 }
 
 /** Paths are absolute. Every method rejects with an Error whose `code` is an errno name (ENOENT, …). */
+/** How much a caller takes of a file or a folder at most; a file system may ignore it (then the caller cuts). */
+export interface ReadLimit {
+  /**
+   * readFile: a file larger than this is refused with EFBIG (its size on the error's `size`), judged by the opened
+   * file itself, and never more than this many bytes plus one are read (a file that grows meanwhile is refused too).
+   */
+  maxBytes?: number;
+  /** readdir: entries read at most, plus one that says there are more; a folder is not read past them. */
+  maxEntries?: number;
+}
+
 export interface RuntimeFs {
-  readFile(path: string): Promise<Uint8Array>;
+  readFile(path: string, options?: ReadLimit): Promise<Uint8Array>;
   /** `mode` (e.g. 0o600) applies where the file system has modes, when the file is created. */
   writeFile(path: string, data: Uint8Array | string, options?: { mode?: number }): Promise<void>;
   /** Appends, creating the file (not its folders) when missing. Used to spill long output. */
   appendFile(path: string, data: string): Promise<void>;
-  readdir(path: string): Promise<DirEntry[]>;
+  readdir(path: string, options?: ReadLimit): Promise<DirEntry[]>;
   /** null when nothing is there. Does not follow a final symlink. */
   stat(path: string): Promise<FileStat | null>;
   mkdir(path: string, options?: { recursive?: boolean; mode?: number }): Promise<void>;
@@ -144,6 +155,16 @@ export interface Runtime {
   readonly isolation?: Isolation;
   /** node: the private temp directory (TMPDIR, spill files) that the file tools read instead of /tmp. */
   readonly tempDir?: string;
+  /**
+   * node: a folder the shell can read but not write, where long commands are saved before the shell sources them
+   * (nothing inside the sandbox can swap one between the check and the run). Without it: spillDir.
+   */
+  readonly commandDir?: string;
+  /**
+   * node in the OS sandbox: why the sandbox keeps the shell from writing `path` (a real path), or null. The file
+   * tools, which write from outside the sandbox, refuse the same writes.
+   */
+  protectedWrite?(path: string): string | null;
   spawnShell(options: ShellSpawnOptions): Promise<TerminalProcess>;
   /** A separate process for a background job: `command` runs in its own shell, not the agent's. */
   spawnJob(command: string, options: JobSpawnOptions): Promise<TerminalProcess>;

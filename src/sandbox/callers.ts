@@ -30,7 +30,7 @@ export class Callers {
   /** Spill files by real path: the caller whose command or job wrote them (undefined: the owner's). */
   private readonly spillOwners = new Map<string, string | undefined>();
 
-  constructor(private readonly options: { policy: Policy; workspace: string; base: () => Required<UserRules>; spillDir?: string }) {}
+  constructor(private readonly options: { policy: Policy; workspace: string; scratch?: string; base: () => Required<UserRules>; spillDir?: string }) {}
 
   /** The guard for a caller: its own guard when it added rules, else the sandbox's. */
   guardFor(caller: string | undefined, base: Guard): Guard {
@@ -142,6 +142,7 @@ export class Callers {
 
   private build(allow: string[]): Promise<Guard> {
     const base = this.options.base();
-    return createGuard({ policy: this.options.policy, rules: { ...base, allow: [...base.allow, ...allow] }, workspace: this.options.workspace });
+    const { policy, workspace, scratch } = this.options;
+    return createGuard({ policy, rules: { ...base, allow: [...base.allow, ...allow] }, workspace, ...(scratch !== undefined ? { scratch } : {}) });
   }
 }

@@ -25,16 +25,35 @@ export class SandboxRules {
     rules: UserRules | undefined,
     private current: Guard,
     private readonly record: Record_,
+    /** The writable scratch folder when it is not /tmp (GuardOptions.scratch). */
+    private readonly scratch: string | undefined,
     spillDir: string | undefined,
   ) {
     this.user = { allow: [...(rules?.allow ?? [])], ask: [...(rules?.ask ?? [])], deny: [...(rules?.deny ?? [])] };
-    this.callers = new Callers({ policy, workspace, base: () => this.user, ...(spillDir !== undefined ? { spillDir } : {}) });
+    this.callers = new Callers({
+      policy,
+      workspace,
+      base: () => this.user,
+      ...(scratch !== undefined ? { scratch } : {}),
+      ...(spillDir !== undefined ? { spillDir } : {}),
+    });
   }
 
-  /** `spillDir`: the real path of the shell's spill folder, whose files belong to the caller that wrote them. */
-  static async create(policy: Policy, workspace: string, rules: UserRules | undefined, record: Record_, spillDir?: string): Promise<SandboxRules> {
+  /**
+   * `where.scratch`: the writable scratch folder when it is not /tmp (GuardOptions.scratch); `where.spillDir`: the real
+   * path of the shell's spill folder, whose files belong to the caller that wrote them.
+   */
+  static async create(
+    policy: Policy,
+    workspace: string,
+    rules: UserRules | undefined,
+    record: Record_,
+    where: { scratch?: string | undefined; spillDir?: string | undefined } = {},
+  ): Promise<SandboxRules> {
     const copy = { allow: [...(rules?.allow ?? [])], ask: [...(rules?.ask ?? [])], deny: [...(rules?.deny ?? [])] };
-    return new SandboxRules(policy, workspace, copy, await createGuard({ policy, rules: copy, workspace }), record, spillDir);
+    const { scratch, spillDir } = where;
+    const guard = await createGuard({ policy, rules: copy, workspace, ...(scratch !== undefined ? { scratch } : {}) });
+    return new SandboxRules(policy, workspace, copy, guard, record, scratch, spillDir);
   }
 
   guard(): Guard {
@@ -57,7 +76,7 @@ export class SandboxRules {
     if (decision !== "allow" && decision !== "ask" && decision !== "deny") throw new TypeError(`decision must be allow, ask or deny, not ${JSON.stringify(decision)}`);
     if (!this.user[decision].includes(text)) {
       this.user[decision].push(text);
-      this.current = await createGuard({ policy: this.policy, rules: this.user, workspace: this.workspace });
+      this.current = await createGuard({ policy: this.policy, rules: this.user, workspace: this.workspace, ...(this.scratch !== undefined ? { scratch: this.scratch } : {}) });
       await this.callers.rebuild();
     }
     this.record("rule", { decision, rule: text, ...(from ?? {}) });

@@ -114,7 +114,7 @@ class Session implements ShellSession {
     const onBacklog = (chars: number): void => {
       if (chars > this.stats.peakSpillBacklogChars) this.stats.peakSpillBacklogChars = chars;
     };
-    this.spills = new SpillFiles(runtime.fs, options.spillDir ?? runtime.spillDir ?? SHELL.spillDir, onBacklog);
+    this.spills = new SpillFiles(runtime.fs, options.spillDir ?? runtime.spillDir ?? SHELL.spillDir, onBacklog, runtime.commandDir);
     this.jobs = new JobManager(runtime, {
       maxJobs: options.maxJobs ?? SHELL.maxJobs,
       maxOutputChars: this.maxOutputChars,

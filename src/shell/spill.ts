@@ -103,15 +103,17 @@ export class SpillFiles {
     private readonly fs: RuntimeFs,
     private readonly dir: string,
     private readonly onBacklog: (chars: number) => void,
+    /** Where long commands go: a folder the shell cannot write (node's commandDir), else `dir`. */
+    private readonly commandDir: string = dir,
   ) {}
 
   open(prefix: string): SpillTarget {
     return new SpillWriter(this.fs, this.allocate(prefix), this.onBacklog);
   }
 
-  /** Writes a long command to `${dir}/cmd-K.sh`; resolves with its path. */
+  /** Writes a long command to `${commandDir}/cmd-K.sh`; resolves with its path. */
   async saveCommand(text: string): Promise<string> {
-    const path = await this.allocate("cmd", "sh");
+    const path = await this.allocate("cmd", "sh", this.commandDir);
     await this.fs.writeFile(path, text.endsWith("\n") ? text : `${text}\n`, { mode: 0o600 });
     return path;
   }
@@ -124,11 +126,13 @@ export class SpillFiles {
   }
 
   /** The first `${dir}/${prefix}-K.${ext}` that does not exist yet, created empty. */
-  private async allocate(prefix: string, ext = "log"): Promise<string> {
-    this.dirReady ??= this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
-    await this.dirReady;
+  private async allocate(prefix: string, ext = "log", dir = this.dir): Promise<string> {
+    if (dir === this.dir) {
+      this.dirReady ??= this.fs.mkdir(this.dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+      await this.dirReady;
+    }
     for (let tries = 0; tries < 10_000; tries++) {
-      const path = `${this.dir.replace(/\/+$/, "")}/${prefix}-${this.next++}.${ext}`;
+      const path = `${dir.replace(/\/+$/, "")}/${prefix}-${this.next++}.${ext}`;
       if ((await this.fs.stat(path).catch(() => null)) === null) {
         await this.fs.writeFile(path, "", { mode: 0o600 });
         this.created.add(path);

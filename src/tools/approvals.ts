@@ -13,8 +13,9 @@ export type ApprovalDecision = "allow" | "always" | "deny";
 
 export interface ApprovalRequest {
   id: string;
-  tool: "bash";
-  /** The command exactly as it would run. */
+  /** bash; or a file tool, whose write is judged as the same write from bash would be (`tee PATH`). */
+  tool: "bash" | "write_file" | "edit_file";
+  /** The command exactly as it would run (a file tool: the bash command that writes the same file). */
   command: string;
   /** The shell's working directory when it was checked. */
   cwd: string;

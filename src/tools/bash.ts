@@ -9,7 +9,7 @@ import { JobError } from "../shell/jobs.ts";
 import type { ShellResult } from "../shell/session.ts";
 import { commandText } from "../shell/wire.ts";
 import { keyToBytes } from "../shell/keys.ts";
-import { approverWords, type ApprovalOutcome } from "./approvals.ts";
+import { approverWords, type ApprovalOutcome, type ApprovalRequest } from "./approvals.ts";
 import { exampleCall } from "./args.ts";
 import { type CallInfo, errorOutcome, type ToolContext, type ToolOutcome, type ToolStatus } from "./context.ts";
 import { clip, formatDuration } from "../lib/text.ts";
@@ -252,20 +252,25 @@ async function runWithCancel(host: ToolContext, call: CallInfo, start: () => Pro
   }
 }
 
-interface Gate {
+export interface Gate {
   verdict: Verdict;
   approvalLine: string | null;
   approval: Record<string, unknown> | undefined;
 }
 
-/** The guard's verdict on `command`, and a person's approval when it asks: a result to return, or leave to run. */
-async function gate(
+/**
+ * The guard's verdict on `command`, and a person's approval when it asks: a result to return, or leave to run. The file
+ * tools ask it too, about the same write from bash (files.ts), with their tool's name and an exact suggested rule.
+ */
+export async function gate(
   host: ToolContext,
   call: CallInfo,
   command: string,
   cwd: string,
   background: boolean,
   t0: number,
+  tool: ApprovalRequest["tool"] = "bash",
+  suggestedRule: string = suggestRuleFor(command),
 ): Promise<Gate | { outcome: ToolOutcome }> {
   const verdict = host.guard().check(command, { cwd });
   call.record("verdict", { command, cwd, verdict });
@@ -276,14 +281,14 @@ async function gate(
   if (verdict.decision === "ask") {
     const outcome = await host.approvals.request(
       {
-        tool: "bash",
+        tool,
         command,
         cwd,
         background,
         verdict,
         rule: verdict.rule,
         reason: verdict.reason,
-        suggestedRule: suggestRuleFor(command),
+        suggestedRule,
         ...(call.caller !== undefined ? { caller: call.caller } : {}),
         callId: call.id,
       },
@@ -293,12 +298,12 @@ async function gate(
     if (outcome.decision === "deny") return { outcome: deniedOutcome(host, verdict, outcome, cwd, t0) };
     const who = approverWords(outcome.by);
     if (outcome.decision === "always") {
-      const rule = outcome.rule ?? suggestRuleFor(command);
+      const rule = outcome.rule ?? suggestedRule;
       approval.rule = rule;
       await host.alwaysAllow(rule, {
         command,
         callId: call.id,
-        tool: "bash",
+        tool,
         ...(call.caller !== undefined ? { caller: call.caller } : {}),
         ...(outcome.id ? { approvalId: outcome.id } : {}),
       });

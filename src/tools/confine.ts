@@ -8,7 +8,9 @@
 
 import { isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
 import type { FileStat } from "../runtime/types.ts";
-import { errorOutcome, type ToolContext, type ToolOutcome } from "./context.ts";
+import { shellQuote } from "./args.ts";
+import { gate } from "./bash.ts";
+import { errorOutcome, type CallInfo, type ToolContext, type ToolOutcome } from "./context.ts";
 
 export function errnoOf(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
@@ -129,11 +131,55 @@ export async function resolveToolPath(host: ToolContext, input: string, mode: Pa
   return { ok: true, path: real, display: displayPath(host, real), stat };
 }
 
-/** The file's bytes, or the error a tool returns when they cannot be read. */
-export async function readBytes(host: ToolContext, r: { path: string; display: string }): Promise<Uint8Array | ToolOutcome> {
+/**
+ * The file's bytes, or the error a tool returns when they cannot be read. More than `maxBytes` is `tooLarge(size)`:
+ * judged by the file that was opened (a file swapped or grown after a stat is never read whole), and on a file
+ * system that ignores the limit, by what it returned.
+ */
+export async function readBytes(
+  host: ToolContext,
+  r: { path: string; display: string },
+  maxBytes: number,
+  tooLarge: (size: number) => ToolOutcome,
+): Promise<Uint8Array | ToolOutcome> {
+  let bytes: Uint8Array;
   try {
-    return await host.runtime.fs.readFile(r.path);
+    bytes = await host.runtime.fs.readFile(r.path, { maxBytes });
   } catch (err) {
+    const size = (err as { size?: unknown }).size;
+    if (errnoOf(err) === "EFBIG") return tooLarge(typeof size === "number" ? size : maxBytes + 1);
     return errorOutcome(`${r.display} could not be read: ${errText(err)}`, { path: r.path });
   }
+  return bytes.length > maxBytes ? tooLarge(bytes.length) : bytes;
+}
+
+/**
+ * Before write_file or edit_file writes `r.path` from the host, outside any OS sandbox: refused where the sandbox keeps
+ * the shell from writing it (node: git hooks and config, shell startup files, editor and agent settings; see
+ * src/runtime/node-protect.ts), then judged by the guard as the same write from bash would be (`tee PATH`: the
+ * `config-write` rule asks under balanced for .git/, package.json, .npmrc, rc files), and asked for when it asks.
+ * An "Always allow" adds the exact rule `tee PATH`, never `tee:*`. Returns the line saying who approved (or null).
+ */
+export async function writeGate(
+  host: ToolContext,
+  call: CallInfo,
+  r: { path: string; display: string },
+  tool: "write_file" | "edit_file",
+): Promise<{ outcome: ToolOutcome } | { approvalLine: string | null }> {
+  const t0 = performance.now();
+  const why = host.runtime.protectedWrite?.(r.path) ?? null;
+  if (why !== null) {
+    call.record("verdict", { path: r.path, verdict: { decision: "deny", layer: 2, rule: "sandbox-protected", reason: why } });
+    return { outcome: errorOutcome(`${r.display} was not written: ${why}`, { path: r.path, refused: "protected" }) };
+  }
+  const arg = r.display.startsWith("-") ? `./${r.display}` : r.display;
+  const command = `tee ${shellQuote(arg)}`;
+  const g = await gate(host, call, command, host.workspace, false, t0, tool, command);
+  if ("outcome" in g) {
+    const out = g.outcome;
+    out.text = `${r.display} was not written: ${tool} is judged as the same write from bash (\`${command}\`).\n${out.text}`;
+    out.structured.path = r.path;
+    return { outcome: out };
+  }
+  return { approvalLine: g.approvalLine };
 }

@@ -7,8 +7,8 @@ import { baseName, joinPath, parentOf } from "../lib/paths.ts";
 import { formatBytes, plural } from "../lib/text.ts";
 import type { DirEntry } from "../runtime/types.ts";
 import { binaryKind } from "./binary.ts";
-import { displayPath, errnoOf, errText, readBytes, resolveToolPath, shellPath } from "./confine.ts";
-import { errorOutcome, type ToolContext, type ToolOutcome } from "./context.ts";
+import { displayPath, errnoOf, errText, readBytes, resolveToolPath, shellPath, writeGate } from "./confine.ts";
+import { errorOutcome, type CallInfo, type ToolContext, type ToolOutcome } from "./context.ts";
 import type { ToolArgs } from "./specs.ts";
 
 // ------------------------------------------------------------------------------------------------ read_file
@@ -39,7 +39,7 @@ async function notFound(host: ToolContext, real: string, given: string, what = "
   let missing = baseName(real);
   let entries: DirEntry[] | null = null;
   for (;;) {
-    entries = await host.runtime.fs.readdir(dir).catch(() => null);
+    entries = await host.runtime.fs.readdir(dir, { maxEntries: TOOLS.hintMaxEntries }).catch(() => null);
     if (entries !== null || dir === "/") break;
     missing = baseName(dir);
     dir = parentOf(dir);
@@ -48,6 +48,7 @@ async function notFound(host: ToolContext, real: string, given: string, what = "
   if (entries !== null) {
     const want = missing.toLowerCase();
     const close = entries
+      .slice(0, TOOLS.hintMaxEntries)
       .map((e) => ({ e, d: levenshtein(e.name.toLowerCase(), want) }))
       .filter((x) => x.d <= 2 || (want.length >= 3 && x.e.name.toLowerCase().includes(want)))
       .sort((x, y) => x.d - y.d)
@@ -65,15 +66,14 @@ export async function readFileTool(host: ToolContext, args: ToolArgs<"read_file"
   if (r.stat === null) return notFound(host, r.path, args.path);
   if (r.stat.type === "dir") return errorOutcome(`${r.display} is a folder, not a file; use list_dir to see what it holds.`, { path: r.path });
   if (r.stat.type !== "file") return errorOutcome(`${r.display} is not a regular file.`, { path: r.path });
-  const size = r.stat.size;
-  if (size > TOOLS.readMaxFileBytes) {
-    return errorOutcome(
+  const tooLarge = (size: number): ToolOutcome =>
+    errorOutcome(
       `${r.display} is ${formatBytes(size)}, more than the ${formatBytes(TOOLS.readMaxFileBytes)} read_file reads. ` +
         `Read parts of it with bash: sed -n '1,200p' ${r.display}, or grep -n PATTERN ${r.display}.`,
       { path: r.path, sizeBytes: size },
     );
-  }
-  const bytes = await readBytes(host, r);
+  if (r.stat.size > TOOLS.readMaxFileBytes) return tooLarge(r.stat.size);
+  const bytes = await readBytes(host, r, TOOLS.readMaxFileBytes, tooLarge);
   if (!(bytes instanceof Uint8Array)) return bytes;
   const kind = binaryKind(bytes);
   if (kind !== null) {
@@ -163,12 +163,14 @@ function countLines(s: string): number {
   return s.endsWith("\n") ? n - 1 : n;
 }
 
-export async function writeFileTool(host: ToolContext, args: ToolArgs<"write_file">): Promise<ToolOutcome> {
+export async function writeFileTool(host: ToolContext, call: CallInfo, args: ToolArgs<"write_file">): Promise<ToolOutcome> {
   const r = await resolveToolPath(host, args.path, "write");
   if (!r.ok) return errorOutcome(r.message);
   if (r.stat !== null && r.stat.type === "dir") {
     return errorOutcome(`${r.display} is a folder; give the path of a file inside it.`, { path: r.path });
   }
+  const gated = await writeGate(host, call, r, "write_file");
+  if ("outcome" in gated) return gated.outcome;
   const parent = parentOf(r.path);
   try {
     const pst = await host.runtime.fs.stat(parent);
@@ -185,6 +187,7 @@ export async function writeFileTool(host: ToolContext, args: ToolArgs<"write_fil
   const bytes = utf8Length(args.content);
   const lines = countLines(args.content);
   const parts = [
+    ...(gated.approvalLine !== null ? [gated.approvalLine] : []),
     `Wrote ${plural(bytes, "byte")} (${plural(lines, "line")}) to ${r.display}${r.stat === null ? " (new file)" : " (replaced its content)"}.`,
   ];
   if (!args.content.includes("\n") && (args.content.match(/\\n/g) ?? []).length >= 2) {
@@ -237,35 +240,26 @@ function notFoundHelp(text: string, old: string): string {
   return help.join(" ");
 }
 
-export async function editFileTool(
+interface EditPlan {
+  updated: string;
+  lines: number[];
+  replacement: string;
+  notes: string[];
+}
+
+/** The file as it is after the edit, or why the edit cannot be made (nothing written either way). */
+async function planEdit(
   host: ToolContext,
+  r: { path: string; display: string },
   args: ToolArgs<"edit_file">,
-): Promise<ToolOutcome> {
-  const r = await resolveToolPath(host, args.path, "write");
-  if (!r.ok) return errorOutcome(r.message);
-  if (r.stat === null) {
-    const nf = await notFound(host, r.path, args.path);
-    nf.text += " To create a new file, use write_file.";
-    return nf;
-  }
-  if (r.stat.type !== "file") return errorOutcome(`${r.display} is not a regular file.`, { path: r.path });
-  if (r.stat.size > TOOLS.readMaxFileBytes) {
-    return errorOutcome(`${r.display} is ${formatBytes(r.stat.size)}, more than the ${formatBytes(TOOLS.readMaxFileBytes)} edit_file handles; edit it with sed in bash.`, { path: r.path });
-  }
+  tooLarge: (size: number) => ToolOutcome,
+): Promise<EditPlan | { outcome: ToolOutcome }> {
   let old = args.old_str;
   let replacement = args.new_str;
-  if (old === "") {
-    return errorOutcome(
-      'Parameter "old_str" is empty. To write a whole file use write_file; to insert text, put a nearby line in old_str ' +
-        "and that line plus the new text in new_str.",
-      { path: r.path },
-    );
-  }
-  if (old === replacement) return errorOutcome("old_str and new_str are the same, so there is nothing to change.", { path: r.path });
-  const bytes = await readBytes(host, r);
-  if (!(bytes instanceof Uint8Array)) return bytes;
+  const bytes = await readBytes(host, r, TOOLS.readMaxFileBytes, tooLarge);
+  if (!(bytes instanceof Uint8Array)) return { outcome: bytes };
   const kind = binaryKind(bytes);
-  if (kind !== null) return errorOutcome(`${r.display} is a binary file (${kind}, ${formatBytes(bytes.length)}); edit_file edits text only.`, { path: r.path });
+  if (kind !== null) return { outcome: errorOutcome(`${r.display} is a binary file (${kind}, ${formatBytes(bytes.length)}); edit_file edits text only.`, { path: r.path }) };
   const text = new TextDecoder("utf-8").decode(bytes);
   const notes: string[] = [];
   let lines = matchLines(text, old);
@@ -280,17 +274,56 @@ export async function editFileTool(
     }
   }
   if (lines.length === 0) {
-    return errorOutcome(`old_str was not found in ${r.display}; nothing was changed. ${notFoundHelp(text, old)}`, { path: r.path, replacements: 0 });
+    return { outcome: errorOutcome(`old_str was not found in ${r.display}; nothing was changed. ${notFoundHelp(text, old)}`, { path: r.path, replacements: 0 }) };
   }
   if (lines.length > 1 && args.replace_all !== true) {
-    return errorOutcome(
-      `old_str occurs ${lines.length} times in ${r.display}, at lines ${listLines(lines)}; nothing was changed. ` +
-        "Include more surrounding lines in old_str so that it matches exactly once, or set replace_all=true to replace every one.",
-      { path: r.path, replacements: 0, matchLines: lines },
-    );
+    return {
+      outcome: errorOutcome(
+        `old_str occurs ${lines.length} times in ${r.display}, at lines ${listLines(lines)}; nothing was changed. ` +
+          "Include more surrounding lines in old_str so that it matches exactly once, or set replace_all=true to replace every one.",
+        { path: r.path, replacements: 0, matchLines: lines },
+      ),
+    };
   }
   const first = text.indexOf(old);
   const updated = args.replace_all === true ? text.split(old).join(replacement) : text.slice(0, first) + replacement + text.slice(first + old.length);
+  return { updated, lines, replacement, notes };
+}
+
+export async function editFileTool(
+  host: ToolContext,
+  call: CallInfo,
+  args: ToolArgs<"edit_file">,
+): Promise<ToolOutcome> {
+  const r = await resolveToolPath(host, args.path, "write");
+  if (!r.ok) return errorOutcome(r.message);
+  if (r.stat === null) {
+    const nf = await notFound(host, r.path, args.path);
+    nf.text += " To create a new file, use write_file.";
+    return nf;
+  }
+  if (r.stat.type !== "file") return errorOutcome(`${r.display} is not a regular file.`, { path: r.path });
+  const tooLarge = (size: number): ToolOutcome =>
+    errorOutcome(`${r.display} is ${formatBytes(size)}, more than the ${formatBytes(TOOLS.readMaxFileBytes)} edit_file handles; edit it with sed in bash.`, { path: r.path });
+  if (r.stat.size > TOOLS.readMaxFileBytes) return tooLarge(r.stat.size);
+  if (args.old_str === "") {
+    return errorOutcome(
+      'Parameter "old_str" is empty. To write a whole file use write_file; to insert text, put a nearby line in old_str ' +
+        "and that line plus the new text in new_str.",
+      { path: r.path },
+    );
+  }
+  if (args.old_str === args.new_str) return errorOutcome("old_str and new_str are the same, so there is nothing to change.", { path: r.path });
+  let plan = await planEdit(host, r, args, tooLarge);
+  if ("outcome" in plan) return plan.outcome;
+  const gated = await writeGate(host, call, r, "edit_file");
+  if ("outcome" in gated) return gated.outcome;
+  if (gated.approvalLine !== null) {
+    // A person was asked, which takes a while: the edit is made on the file as it is now.
+    plan = await planEdit(host, r, args, tooLarge);
+    if ("outcome" in plan) return plan.outcome;
+  }
+  const { updated, lines, replacement, notes } = plan;
   try {
     await host.runtime.fs.writeFile(r.path, updated);
   } catch (err) {
@@ -311,7 +344,7 @@ export async function editFileTool(
       ? `Edited ${r.display}: replaced 1 occurrence at line ${startLine}.`
       : `Edited ${r.display}: replaced ${count} occurrences (old lines ${listLines(lines)}); the first is shown.`;
   return {
-    text: [head, snippet.join("\n"), ...notes].join("\n"),
+    text: [...(gated.approvalLine !== null ? [gated.approvalLine] : []), head, snippet.join("\n"), ...notes].join("\n"),
     structured: { status: "completed", path: r.path, replacements: count, firstLine: startLine },
   };
 }
@@ -343,22 +376,28 @@ export async function listDirTool(host: ToolContext, args: ToolArgs<"list_dir">)
   let files = 0;
   let dirs = 0;
   let shown = 0;
-  let omitted = 0;
+  let more = false;
   const order = (a: DirEntry, b: DirEntry): number =>
     (a.type === "dir" ? 0 : 1) - (b.type === "dir" ? 0 : 1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
   async function walk(dir: string, level: number, indent: string): Promise<void> {
+    // A folder is read no further than the entries there is room for, plus one that says there are more.
+    const room = TOOLS.listMaxEntries - shown;
     let entries: DirEntry[];
     try {
-      entries = (await host.runtime.fs.readdir(dir)).sort(order);
+      entries = await host.runtime.fs.readdir(dir, { maxEntries: room });
     } catch (err) {
       out.push(`${indent}(cannot be read: ${errnoOf(err) || errText(err)})`);
       return;
     }
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i]!;
+    if (entries.length > room) {
+      more = true;
+      entries = entries.slice(0, room);
+    }
+    entries.sort(order);
+    for (const e of entries) {
       if (shown >= TOOLS.listMaxEntries) {
-        omitted += entries.length - i;
+        more = true; // a subfolder listed before took the room that was left
         return;
       }
       shown++;
@@ -371,8 +410,10 @@ export async function listDirTool(host: ToolContext, args: ToolArgs<"list_dir">)
           out.push(`${indent}${e.name}/`);
           await walk(path, level + 1, indent + "  ");
         } else {
-          const n = await host.runtime.fs.readdir(path).then((xs) => xs.length, () => null);
-          out.push(`${indent}${e.name}/${n === null ? "" : n === 0 ? " (empty)" : ` (${plural(n, "entry", "entries")})`}`);
+          const max = TOOLS.listMaxEntries;
+          const n = await host.runtime.fs.readdir(path, { maxEntries: max }).then((xs) => xs.length, () => null);
+          const count = n === null ? "" : n === 0 ? " (empty)" : n > max ? ` (more than ${max.toLocaleString("en-US")} entries)` : ` (${plural(n, "entry", "entries")})`;
+          out.push(`${indent}${e.name}/${count}`);
         }
       } else if (e.type === "file") {
         files++;
@@ -390,10 +431,14 @@ export async function listDirTool(host: ToolContext, args: ToolArgs<"list_dir">)
   await walk(r.path, 1, "  ");
   if (out.length === 1) out.push("  (empty folder)");
   let summary = `${plural(dirs, "folder")}, ${plural(files, "file")} shown`;
-  if (omitted > 0) summary += `; ${plural(omitted, "more entry", "more entries")} not shown (at most ${TOOLS.listMaxEntries} are): list a subfolder or use a smaller depth`;
+  if (more) {
+    summary +=
+      `; more entries not shown (at most ${TOOLS.listMaxEntries} are, from the first ones a folder gives; a folder is ` +
+      "not read past them): list a subfolder, use a smaller depth, or count with bash (ls -f DIR | wc -l)";
+  }
   out.push(`[${summary}]`, ...notes);
   return {
     text: out.join("\n"),
-    structured: { status: "completed", path: r.path, depth, entries: shown, truncated: omitted > 0 },
+    structured: { status: "completed", path: r.path, depth, entries: shown, truncated: more },
   };
 }

@@ -64,8 +64,8 @@ type ToolRegistry = { [N in ToolName]: (host: ToolContext, call: CallInfo, args:
 const REGISTRY: ToolRegistry = {
   bash: bashTool,
   read_file: (host, _call, args) => readFileTool(host, args),
-  write_file: (host, _call, args) => writeFileTool(host, args),
-  edit_file: (host, _call, args) => editFileTool(host, args),
+  write_file: (host, call, args) => writeFileTool(host, call, args),
+  edit_file: (host, call, args) => editFileTool(host, call, args),
   list_dir: (host, _call, args) => listDirTool(host, args),
   job_output: (host, _call, args) => jobOutputTool(host, args),
   job_kill: (host, _call, args) => jobKillTool(host, args),

@@ -152,7 +152,7 @@ describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () =
     const r = await sh(sb, "env | cut -d= -f1 | sort | tr '\\n' ' '; echo; echo \"$HOME|$TMPDIR|$CALLER_VAR|${OPENAI_API_KEY-unset}\"");
     const [names, values] = r.output.trim().split("\n");
     expect(values).toBe(`${sb.runtimeInfo.workspace}|/tmp|given|unset`);
-    const allowed = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TERM|USER|LOGNAME|TZ|HOME|TMPDIR|SHELL|PAGER|GIT_PAGER|NO_COLOR|GIT_TERMINAL_PROMPT|npm_config_yes|CALLER_VAR|SANDBOX_RUNTIME|PWD|OLDPWD|SHLVL|_)$/;
+    const allowed = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TERM|USER|LOGNAME|TZ|HOME|TMPDIR|SHELL|PAGER|GIT_PAGER|NO_COLOR|GIT_TERMINAL_PROMPT|npm_config_yes|CALLER_VAR|SANDBOX_RUNTIME|GIT_CONFIG_GLOBAL|PWD|OLDPWD|SHLVL|_)$/;
     const extra = names!.split(" ").filter((n) => n !== "" && !allowed.test(n));
     expect(extra).toEqual([]);
     expect(names).not.toContain("OPENAI_API_KEY");
@@ -180,7 +180,7 @@ describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () =
     const look = await sh(b, `cat ${aTemp}/mine.txt ${aWs}/ws-file.txt 2>&1; echo b > ${aTemp}/mine.txt 2>&1; echo "rc=$?"; ls ${sandboxesRoot()} | wc -l`);
     expect(look.output).not.toContain("a-private");
     expect(look.output).not.toContain("a-ws");
-    expect(look.output).toMatch(/rc=1\n2\n$/); // only B's own two folders (its workspace and temp) are visible
+    expect(look.output).toMatch(/rc=1\n3\n$/); // only B's own three folders (its workspace, temp and command folders) are visible
     expect(readFileSync(join(aTemp, "mine.txt"), "utf8")).toBe("a-private\n");
     // B's file tools read its own temp folder, never A's: A's folder is not there for them either.
     const read = await b.callTool("read_file", { path: `${aTemp}/mine.txt` });

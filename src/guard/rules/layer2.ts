@@ -107,7 +107,7 @@ export const LAYER2: RuleRow[] = [
         const r = resolveWord(t, cmd.cwd);
         if (r.kind === "path") {
           if (!writable(r.path, env)) return { detail: r.path };
-        } else if (r.prefix !== null && r.prefix !== "/" && !writable(r.prefix, env) && !isInside(env.workspace, r.prefix) && !isInside("/tmp", r.prefix)) {
+        } else if (r.prefix !== null && r.prefix !== "/" && !writable(r.prefix, env) && !isInside(env.workspace, r.prefix) && !isInside(env.scratch, r.prefix)) {
           return { detail: `${r.prefix}/…` };
         }
       }

@@ -10,6 +10,8 @@ import type { Decision, Layer, Policy } from "../types.ts";
 
 export interface RuleEnv {
   workspace: string;
+  /** The writable scratch folder (GuardOptions.scratch; /tmp unless the sandbox's /tmp is read-only). */
+  scratch: string;
   home: string;
   policy: Policy;
   script: Script;
@@ -54,11 +56,11 @@ export interface RuleRow {
   match(cmd: Command, eff: Effective, env: RuleEnv): Match | null;
 }
 
-/** Places an agent may write: the workspace, /tmp, and the harmless devices. */
-export function writable(path: string, env: { workspace: string }): boolean {
+/** Places an agent may write: the workspace, the scratch folder (/tmp), and the harmless devices. */
+export function writable(path: string, env: { workspace: string; scratch?: string }): boolean {
   return (
     isInside(path, env.workspace) ||
-    isInside(path, "/tmp") ||
+    isInside(path, env.scratch ?? "/tmp") ||
     path === "/dev/null" ||
     path === "/dev/stdout" ||
     path === "/dev/stderr" ||
@@ -146,6 +148,7 @@ class ScriptEnv implements RuleEnv {
     readonly workspace: string,
     readonly home: string,
     readonly policy: Policy,
+    readonly scratch: string,
   ) {}
 
   effective(cmd: Command): Effective {
@@ -182,6 +185,6 @@ class ScriptEnv implements RuleEnv {
 }
 
 /** For the tests and the README: build an env from a script (the guard does the same). */
-export function makeEnv(script: Script, workspace: string, home: string, policy: Policy): RuleEnv {
-  return new ScriptEnv(script, workspace, home, policy);
+export function makeEnv(script: Script, workspace: string, home: string, policy: Policy, scratch = "/tmp"): RuleEnv {
+  return new ScriptEnv(script, workspace, home, policy, scratch);
 }
