@@ -617,7 +617,8 @@ describe("one caller cannot erase another caller's evidence (red team H2, L1, L3
       const call = sandbox.auditLog().filter((e) => e.type === "call" && e.tool === "write_file").at(-1)!;
       expect((call.args as { content: string }).content).toBe(content);
       const security = sandbox.auditLog().filter((e) => e.tool === "write_file" && e.caller === "c9");
-      expect(security.map((e) => e.type)).toEqual(["call", "result"]);
+      // The write's own verdict (the guard judges a file-tool write as it judges `tee PATH`) is kept beside them.
+      expect(security.map((e) => e.type)).toEqual(["call", "verdict", "result"]);
     } finally {
       await sandbox.close();
     }
