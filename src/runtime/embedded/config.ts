@@ -21,3 +21,17 @@ export const DEVICES = {
 
 /** Folders whose changes are per-process and never mirrored. */
 export const UNMIRRORED_PREFIXES = ["/dev/", "/proc/"] as const;
+
+/** Commands the command line's rewrite (transform.ts) calls; defined by interpreter.ts. */
+export const COMMANDS = {
+  /** `__sandshell_fn ID`: the function definition ID has just run. */
+  fn: "__sandshell_fn",
+  /** `__sandshell_prompt TEXT`: shows TEXT on the terminal at once (a `read -p` prompt). */
+  prompt: "__sandshell_prompt",
+  /** `__sandshell_no_stdin`: succeeds when nothing waits on its stdin (a function called at the prompt). */
+  noStdin: "__sandshell_no_stdin",
+  /** `__sandshell_syntax ARGS…`: `bash -n ARGS…`, which just-bash does not know: parse only, report, run nothing. */
+  syntax: "__sandshell_syntax",
+  /** The trailer: `__sandshell_state "$?" NAMES TYPES ARRAYS`. */
+  state: "__sandshell_state",
+} as const;

@@ -78,3 +78,6 @@ export type WorkerToHost =
   /** The shell or job ended with this code; the worker can be ended. */
   | { t: "exit"; code: number }
   | { t: "error"; message: string };
+
+/** How the worker's code sends a message to the page. */
+export type Post = (message: WorkerToHost) => void;
