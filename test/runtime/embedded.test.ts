@@ -531,6 +531,48 @@ describe("embedded runtime", () => {
       expect((await t.run("echo piped | ask")).output).toBe("hello piped\n");
       expect((await t.run("two() { read a; read b; echo \"$a+$b\"; }; printf 'l1\\nl2\\n' | two")).output).toBe("l1+l2\n");
     });
+
+    it("read inside bash -c, a script run by bash or by its path, and a sourced file reads the terminal, and a pipe when piped", async () => {
+      const t = await shell();
+      await runtime.fs.writeFile("/tmp/ask.sh", "read -p 'who? ' x\necho \"got $x\"\n");
+      await t.run("chmod +x /tmp/ask.sh");
+      for (const [command, typed] of [
+        ["bash -c 'read -p \"who? \" x; echo \"got $x\"'", "Ada"],
+        ["bash /tmp/ask.sh", "Bo"],
+        ["sh /tmp/ask.sh", "Cy"],
+        ["/tmp/ask.sh", "Di"],
+        ["source /tmp/ask.sh", "Ed"],
+        ["cd /tmp && . ./ask.sh; cd", "Flo"],
+      ] as const) {
+        const n = t.promptCount();
+        const from = t.raw.length;
+        t.proc.write(`${command}\r`);
+        await t.waitFor((raw) => raw.slice(from).endsWith("who? "));
+        t.proc.write(`${typed}\r`);
+        await t.prompts(n + 1);
+        expect(screen(t.raw.slice(from)), command).toContain(`who? ${typed}\r\ngot ${typed}\r\n`);
+      }
+      // a sourced file's variables are the shell's
+      expect((await t.run("echo \"x=$x\"")).output).toBe("x=Flo\n");
+      expect((await t.run("echo p1 | bash -c 'read y; echo \"y=$y\"'; echo p2 | /tmp/ask.sh; echo p3 | source /tmp/ask.sh")).output).toBe("y=p1\ngot p2\ngot p3\n");
+    });
+
+    it("head -n 1 inside sh -c returns after one typed line", async () => {
+      const t = await shell();
+      const n = t.promptCount();
+      t.proc.write("sh -c 'head -n 1 | tr a-z A-Z'; echo after\r");
+      await new Promise((r) => setTimeout(r, 100));
+      t.proc.write("first\r");
+      await t.prompts(n + 1);
+      expect(screen(t.raw)).toContain("FIRST\r\nafter\r\n");
+    });
+
+    it("a script's exit code, a sourced file's text and a file read by a program are as written", async () => {
+      const t = await shell();
+      await runtime.fs.writeFile("/tmp/lib.sh", "cat <<X\nhello \"$1\" 'q' $((1+2))\nX\ngreet() { echo \"hi $1\"; }\nreturn 3\necho not-here\n");
+      const r = await t.run("false; bash -c 'exit 4'; echo rc=$?; source /tmp/lib.sh arg; echo rc=$?; greet you; /bin/cat /tmp/lib.sh | head -n 2");
+      expect(r.output).toBe("rc=4\nhello \"arg\" 'q' 3\nrc=3\nhi you\ncat <<X\nhello \"$1\" 'q' $((1+2))\n");
+    });
   });
 
   describe("bash behaviours just-bash lacks", () => {
@@ -550,6 +592,23 @@ describe("embedded runtime", () => {
       expect(r.code).toBe(1);
       expect((await t.run("echo $?; echo $NOPE2; echo not-here")).output).toMatch(/^1\n(?:bash: )?NOPE2: unbound variable\n$/);
       expect((await t.run("set +u; echo \"[$NOPE]\"; echo 'x: unbound variable'; echo goes-on")).output).toBe("[]\nx: unbound variable\ngoes-on\n");
+    });
+
+    it("set -u inside bash -c ends only that shell; a line that prints the words itself goes on", async () => {
+      const t = await shell();
+      const r = await t.run("bash -c 'set -u; echo $NOPE; echo inner-after'; echo outer-after");
+      expect(r.output).toMatch(/^(?:bash: )?NOPE: unbound variable\nouter-after\n$/);
+      expect((await t.run("set -u; echo 'x: unbound variable'; echo goes-on; set +u")).output).toBe("x: unbound variable\ngoes-on\n");
+    });
+
+    it("set -u stops a line at an unbound variable inside a loop or a function called at the prompt", async () => {
+      const t = await shell();
+      const loop = await t.run("set -u; for i in 1 2; do echo $i; echo $UNSET_X; done; echo not-here");
+      expect(loop.output).toMatch(/^1\n(?:bash: )?UNSET_X: unbound variable\n$/);
+      expect(loop.code).toBe(1);
+      const fn = await t.run("f() { echo $UNSET_Y; echo f-after; }; f; echo not-here");
+      expect(fn.output).toMatch(/^(?:bash: )?UNSET_Y: unbound variable\n$/);
+      await t.run("set +u");
     });
   });
 

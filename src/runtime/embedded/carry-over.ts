@@ -79,12 +79,13 @@ export class CarryOver {
   // ---------------------------------------------------------------------------------------------- during a line
 
   /** The parts of a command line's rewrite that carry state: arrays first, the trailer last, functions tracked. */
-  rewrite(stream: boolean, tty: boolean): RewriteOptions {
+  rewrite(stream: boolean, tty: boolean, nounsetCheck: boolean): RewriteOptions {
     this.captured = null;
     this.defined = new Map();
     return {
       stream,
       tty,
+      nounsetCheck,
       prelude: this.arrayPrelude,
       trailer: this.trailer !== null ? structuredClone(this.trailer) : undefined,
       onFunction: (record) => {

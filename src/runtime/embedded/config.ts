@@ -32,6 +32,16 @@ export const COMMANDS = {
   noStdin: "__sandshell_no_stdin",
   /** `__sandshell_syntax ARGS…`: `bash -n ARGS…`, which just-bash does not know: parse only, report, run nothing. */
   syntax: "__sandshell_syntax",
+  /** `__sandshell_script`: a command of the line runs a script that just-bash parses as a line of its own (`bash -c`). */
+  script: "__sandshell_script",
+  /** `__sandshell_script_end "$?"`: that command is done; exits with `$?`. */
+  scriptEnd: "__sandshell_script_end",
+  /** `__sandshell_script_file FILE`: the next read of FILE is a script's that just-bash parses in place (`source`, `./FILE`). */
+  scriptFile: "__sandshell_script_file",
+  /** `__sandshell_script_file_end "$?"`: that command is done (disarms the read); exits with `$?`. */
+  scriptFileEnd: "__sandshell_script_file_end",
+  /** `__sandshell_nounset "$?"`: a statement has ended; did the shell itself stop at an unbound variable? Exits with `$?`. */
+  nounset: "__sandshell_nounset",
   /** The trailer: `__sandshell_state "$?" NAMES TYPES ARRAYS`. */
   state: "__sandshell_state",
 } as const;

@@ -58,8 +58,10 @@ export class InteractiveShell {
   private interrupted = false;
   /** The running command's read of the terminal, if it is reading. */
   private tty: TtyRead | null = null;
-  /** The running line was stopped because of `set -u` (abortOnNounset). */
+  /** The running line was stopped because of `set -u` (statementEnded). */
   private nounsetAbort = false;
+  /** The statement running printed an unbound-variable error. */
+  private unboundSeen = false;
   /** `set -u` is on, or the running line may turn it on (the interpreter's live options are not visible from here). */
   private nounsetPossible = false;
   /** The env file's text as last written. */
@@ -215,16 +217,18 @@ export class InteractiveShell {
 
   /** Output a command printed (already on its way to the terminal). */
   onOutput(text: string): void {
-    this.abortOnNounset(text);
+    if (this.busy && this.nounsetPossible && /(?:^|\n)(?:bash: )?[^\n:]+: unbound variable\n/.test(text)) this.unboundSeen = true;
   }
 
   /**
    * `set -u`: bash abandons the rest of the command line at an unbound variable ($? = 1). just-bash ends only the
-   * statement (its group swallows the error), so the line is stopped here when a statement reports one.
+   * statement (its group swallows the error), so the line is stopped here, after a statement that printed the error
+   * and failed while the shell itself has `nounset` on (not a `bash -c` inside, whose options are its own).
    */
-  private abortOnNounset(text: string): void {
-    if (!this.busy || this.abort === null || this.nounsetAbort || !this.nounsetPossible) return;
-    if (!/(?:^|\n)(?:bash: )?[^\n:]+: unbound variable\n/.test(text)) return;
+  statementEnded(status: number, shellopts: string): void {
+    const seen = this.unboundSeen;
+    this.unboundSeen = false;
+    if (!seen || status === 0 || this.abort === null || this.nounsetAbort || !shellopts.split(":").includes("nounset")) return;
     this.nounsetAbort = true;
     this.abort.abort();
   }
@@ -278,9 +282,9 @@ export class InteractiveShell {
     this.busy = true;
     this.interrupted = false;
     this.nounsetAbort = false;
+    this.unboundSeen = false;
     const turnsOn = /\bset\b[^;&|\n]*(?:\s-[a-zA-Z]*u|-o\s+nounset)/.test(text);
-    const turnsOff = /\bset\b[^;&|\n]*(?:\s\+[a-zA-Z]*u|\+o\s+nounset)/.test(text);
-    this.nounsetPossible = turnsOn || (this.interp.state.options.nounset === true && !turnsOff);
+    this.nounsetPossible = turnsOn || this.interp.state.options.nounset === true;
     this.post({ t: "busy", busy: true });
     this.emit(formatMarker(`start=${this.nonce}`));
     this.out.flush();
@@ -289,7 +293,7 @@ export class InteractiveShell {
     let result: ExecResult;
     let threw = false;
     try {
-      result = await this.interp.exec(text, this.carry.rewrite(true, true), { signal: this.abort.signal, env: { ...this.carry.state.env } });
+      result = await this.interp.exec(text, this.carry.rewrite(true, true, this.nounsetPossible), { signal: this.abort.signal, env: { ...this.carry.state.env } });
     } catch (err) {
       // an error of the interpreter itself: reported like a command's, the shell goes on
       threw = true;

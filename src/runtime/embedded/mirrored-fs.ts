@@ -80,6 +80,8 @@ export class MirroredFs extends InMemoryFs {
   private readonly decoder = new TextDecoder("utf-8");
   private report: (ops: FsOp[]) => void = () => undefined;
   private hooks: DeviceHooks | null = null;
+  /** Rewrites the text of the next read of a file that matches (a script's, interpreter.ts), then disarms. */
+  private nextRead: { matches: (path: string) => boolean; rewrite: (text: string) => string } | null = null;
 
   constructor(options?: { maxTotalBytes?: number }) {
     super(undefined, options);
@@ -166,10 +168,19 @@ export class MirroredFs extends InMemoryFs {
     return this.hooks === null ? "" : this.hooks.readTty(kind);
   }
 
+  /** The next successful read as text of a file whose path `matches` gets `rewrite(text)` instead (null: none). */
+  rewriteNextRead(matches: ((path: string) => boolean) | null, rewrite: ((text: string) => string) | null): void {
+    this.nextRead = matches !== null && rewrite !== null ? { matches, rewrite } : null;
+  }
+
   override async readFile(path: string, options?: Parameters<InMemoryFs["readFile"]>[1]): Promise<string> {
     const tty = await this.ttyRead(path);
     if (tty !== null) return tty;
-    return super.readFile(path, options);
+    const text = await super.readFile(path, options);
+    const next = this.nextRead;
+    if (next === null || !next.matches(normalizePath(path))) return text;
+    this.nextRead = null;
+    return next.rewrite(text);
   }
 
   override async readFileBytes(path: string): Promise<Awaited<ReturnType<InMemoryFs["readFileBytes"]>>> {

@@ -13,6 +13,7 @@
 
 import {
   type CommandNode,
+  type WordNode,
   COMPOUND,
   type FunctionDefNode,
   group,
@@ -59,6 +60,13 @@ export interface RewriteOptions {
   prelude?: StatementNode[];
   /** Appended at the end (the state trailer). */
   trailer?: StatementNode;
+  /** After each statement whose output streams, `__sandshell_nounset "$?"` (the line may have `set -u` on). */
+  nounsetCheck?: boolean;
+  /**
+   * A script a command of the line runs (`bash -c`, a script file, a sourced file): the terminal is its commands'
+   * stdin only where the script itself got nothing on its stdin, as for a function's body.
+   */
+  script?: boolean;
 }
 
 interface Ctx {
@@ -71,6 +79,43 @@ interface Ctx {
   ttyIfNoStdin?: boolean;
   /** Inside a compound statement (a loop body, an if…), not at the top level. */
   nested?: boolean;
+}
+
+/** The command reading the terminal instead of its stdin, when it is one that reads stdin; else null. */
+function readingTerminal(c: SimpleCommandNode, name: string): SimpleCommandNode | CommandNode | null {
+  if (name === "read") return rewriteRead(c);
+  if (!readsTerminal(name, c.args)) return null;
+  const lines = name === "head" ? headLines(c.args) : null;
+  const device = lines === null ? DEVICES.tty : `${DEVICES.ttyCounted}lines-${lines}`;
+  return { ...c, redirections: [...c.redirections, redirect(0, "<", device)] };
+}
+
+/** `$?`, as a word. */
+function status(): WordNode {
+  return { type: "Word", parts: [{ type: "DoubleQuoted", parts: [{ type: "ParameterExpansion", parameter: "?", operation: null }] }] };
+}
+
+/** `{ BEFORE ARGS; CMD; AFTER "$?"; }`: AFTER exits with CMD's status. */
+function around(c: SimpleCommandNode, before: string, after: string, args: WordNode[] = []): CommandNode {
+  return group([statementOf(simple(before, args)), statementOf(c), statementOf(simple(after, [status()]))]);
+}
+
+/**
+ * `bash -c TEXT`, `sh FILE`, `bash` (not `-n`: syntaxOnly): just-bash runs the script as a command line of its own,
+ * which the transform plugin sees; the markers around tell the plugin that such a script's text is coming (it is
+ * rewritten with RewriteOptions.script).
+ */
+function scriptLine(c: SimpleCommandNode): CommandNode {
+  return around(c, COMMANDS.script, COMMANDS.scriptEnd);
+}
+
+/**
+ * `source FILE`, `. FILE`, `./FILE`: just-bash reads the file and parses it itself, past any transform plugin, so the
+ * file's text is rewritten as it is read (interpreter.ts): the markers around arm that for the next read of FILE
+ * (the same word, expanded alike) and disarm it after.
+ */
+function scriptFile(c: SimpleCommandNode, file: WordNode): CommandNode {
+  return around(c, COMMANDS.scriptFile, COMMANDS.scriptFileEnd, [file]);
 }
 
 class Rewriter {
@@ -123,7 +168,9 @@ class Rewriter {
   private wrap(s: StatementNode): StatementNode {
     const wrapped = statementOf(group([s], [redirect(null, ">>", DEVICES.out), redirect(2, ">&", "1")]), s.sourceText ?? "");
     wrapped.background = false;
-    return wrapped;
+    if (!this.options.nounsetCheck) return wrapped;
+    // `{ { s; } >>OUT 2>&1; __sandshell_nounset "$?"; }`: the check comes once the statement's output is out
+    return statementOf(group([wrapped, statementOf(simple(COMMANDS.nounset, [status()]))]), s.sourceText ?? "");
   }
 
   private command(c: CommandNode, ctx: Ctx): CommandNode {
@@ -135,25 +182,28 @@ class Rewriter {
 
   private simpleCommand(c: SimpleCommandNode, ctx: Ctx): SimpleCommandNode | CommandNode {
     if (syntaxOnly(c)) return { ...c, name: literal(COMMANDS.syntax) };
-    if (this.options.tty && ctx.ttyIfNoStdin === true && !hasInputRedirect(c.redirections) && literalText(c.name) === "read") {
-      // if __sandshell_no_stdin; then read … < terminal; else read …; fi
-      return {
-        type: "If",
-        clauses: [{ condition: [statementOf(simple(COMMANDS.noStdin))], body: [statementOf(rewriteRead(c))] }],
-        elseBody: [statementOf(c)],
-        redirections: [],
-      } as unknown as CommandNode;
-    }
-    if (!this.options.tty || !ctx.tty || hasInputRedirect(c.redirections)) return c;
+    if (!this.options.tty) return c;
     const name = literalText(c.name);
     if (name === null) return c;
-    if (name === "read") return rewriteRead(c);
-    if (readsTerminal(name, c.args)) {
-      const lines = name === "head" ? headLines(c.args) : null;
-      const device = lines === null ? DEVICES.tty : `${DEVICES.ttyCounted}lines-${lines}`;
-      return { ...c, redirections: [...c.redirections, redirect(0, "<", device)] };
+    // a script's own stdin decides where its commands read (piped: the pipe; else the terminal)
+    if (name.includes("/")) return scriptFile(c, c.name as WordNode);
+    if (name === "source" || name === ".") {
+      const file = literalText(c.args[0]) === "--" ? c.args[1] : c.args[0];
+      return file === undefined ? c : scriptFile(c, file);
     }
-    return c;
+    if (name === "bash" || name === "sh") return scriptLine(c);
+    if (hasInputRedirect(c.redirections)) return c;
+    if (ctx.tty) return readingTerminal(c, name) ?? c;
+    if (ctx.ttyIfNoStdin !== true) return c;
+    const reading = readingTerminal(c, name);
+    if (reading === null) return c;
+    // if __sandshell_no_stdin; then CMD < terminal; else CMD; fi
+    return {
+      type: "If",
+      clauses: [{ condition: [statementOf(simple(COMMANDS.noStdin))], body: [statementOf(reading)] }],
+      elseBody: [statementOf(c)],
+      redirections: [],
+    } as unknown as CommandNode;
   }
 
   private functionDef(f: FunctionDefNode): CommandNode {
@@ -208,7 +258,8 @@ function collectFunctionTexts(list: StatementNode[], into: Map<FunctionDefNode, 
 export function rewriteScript(ast: ScriptNode, options: RewriteOptions): ScriptNode {
   const texts = new Map<FunctionDefNode, string>();
   collectFunctionTexts(ast.statements, texts);
-  const statements = new Rewriter(options, texts).statements(ast.statements, { stream: options.stream, tty: options.tty });
+  const top = options.script === true ? { stream: options.stream, tty: false, ttyIfNoStdin: true } : { stream: options.stream, tty: options.tty };
+  const statements = new Rewriter(options, texts).statements(ast.statements, top);
   const prelude = options.prelude ?? [];
   return {
     ...ast,
