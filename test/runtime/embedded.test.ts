@@ -3,7 +3,7 @@
 // no mocks.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHELL, WORKSPACE } from "../../src/limits.ts";
+import { EMBEDDED, WORKSPACE } from "../../src/limits.ts";
 import { createEmbeddedRuntime } from "../../src/runtime/embedded/index.ts";
 import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
 
@@ -723,5 +723,67 @@ describe("embedded runtime", () => {
       job.kill();
       expect(await job.exited).toBe(137); // the loop never ends by itself
     });
+
+    it("a larger file reaches a job and the shell as its size, and its bytes when read; copies and moves reach the page", async () => {
+      const t = await shell();
+      const big = new Uint8Array(EMBEDDED.inlineFileBytes * 4).map((_, i) => 97 + (i % 26));
+      await runtime.fs.writeFile(`${WORKSPACE}/big.bin`, big);
+      expect((await t.run("ls -l big.bin | awk '{print $5}'; wc -c < big.bin; head -c 3 big.bin; echo")).output).toBe(`${big.length}\n${big.length}\nabc\n`);
+      await t.run("echo tail >> big.bin; cp big.bin copy.bin; mv copy.bin moved.bin");
+      expect((await runtime.fs.readFile(`${WORKSPACE}/moved.bin`)).length).toBe(big.length + 5);
+      expect(await runtime.fs.stat(`${WORKSPACE}/copy.bin`)).toBeNull();
+      // a job that never read them copies and moves them too
+      const job = await runtime.spawnJob("cp big.bin j.bin && mv j.bin j2.bin && tail -c 5 j2.bin", { cwd: WORKSPACE });
+      let out = "";
+      job.onData((c) => (out += c));
+      expect(await job.exited).toBe(0);
+      expect(out).toBe("tail\r\n");
+      expect(dec(await runtime.fs.readFile(`${WORKSPACE}/j2.bin`))).toBe(dec(await runtime.fs.readFile(`${WORKSPACE}/big.bin`)));
+      // the page appends (as spill files grow): the shell reads the whole
+      await runtime.fs.appendFile(`${WORKSPACE}/big.bin`, "more\n");
+      expect((await t.run("tail -c 10 big.bin; wc -c < j2.bin")).output).toBe(`tail\nmore\n${big.length + 5}\n`);
+    });
+
+    it("/dev/null keeps nothing", async () => {
+      const t = await shell();
+      expect((await t.run("echo kept? > /dev/null; echo more >> /dev/null; cat /dev/null; wc -c < /dev/null")).output).toBe("0\n");
+    });
+  });
+});
+
+describe("embedded runtime bounds", () => {
+  const bounds = { bytes: 2 * 1024 * 1024, files: 200 };
+  let runtime: Runtime;
+  let term: Term;
+
+  beforeAll(async () => {
+    runtime = await createEmbeddedRuntime({ bounds });
+    term = new Term(await runtime.spawnShell({ cols: 120, rows: 30 }), runtime.markerNonce ?? "");
+    await term.prompts(1);
+  }, 30_000);
+
+  afterAll(async () => {
+    term?.proc.kill();
+    await runtime?.dispose();
+  });
+
+  it("a write past the file system's bytes fails with ENOSPC naming the bound and what to do; files written before stay", async () => {
+    expect((await term.run("seq 1 250000 > a.txt; wc -c < a.txt")).output).toBe("1638895\n");
+    const r = await term.run("cat a.txt > b.txt; echo rc=$?; wc -c < a.txt");
+    expect(r.output).toMatch(/^ENOSPC: no space left: the embedded shell's files \(workspace and \/tmp together\) may hold 2 MiB and [\d.]+ MiB are in use; delete files you no longer need \(rm\), or write less\nrc=1\n1638895\n$/);
+    await expect(runtime.fs.writeFile(`${WORKSPACE}/page.bin`, new Uint8Array(600 * 1024))).rejects.toMatchObject({
+      code: "ENOSPC",
+      message: expect.stringMatching(/may hold 2 MiB .* delete files you no longer need/),
+    });
+    // deleting makes room
+    expect((await term.run("rm a.txt b.txt; seq 1 1000 > c.txt && echo ok")).output).toBe("ok\n");
+    await runtime.fs.writeFile(`${WORKSPACE}/page.bin`, new Uint8Array(600 * 1024));
+  });
+
+  it("creating files past the bound on files fails with ENOSPC; the page refuses too", async () => {
+    const r = await term.run("mkdir many && cd many && for i in $(seq 1 300); do : > f$i || break; done; ls | wc -l; cd ..");
+    expect(r.output).toMatch(/ENOSPC: no space left: the embedded shell's file system may hold 200 files, folders and links and \d+ exist; delete some \(rm -r\), or keep many small pieces in one file\n\d+\n$/);
+    await expect(runtime.fs.writeFile(`${WORKSPACE}/one-more.txt`, "x")).rejects.toMatchObject({ code: "ENOSPC" });
+    expect((await term.run("rm -r many; : > fine.txt && echo ok")).output).toBe("ok\n");
   });
 });

@@ -40,6 +40,8 @@ export const COMMANDS = {
   scriptFile: "__sandshell_script_file",
   /** `__sandshell_script_file_end "$?"`: that command is done (disarms the read); exits with `$?`. */
   scriptFileEnd: "__sandshell_script_file_end",
+  /** `__sandshell_release "$?"`: a job's statement has ended; the large files it used go back to the page. Exits with `$?`. */
+  release: "__sandshell_release",
   /** `__sandshell_nounset "$?"`: a statement has ended; did the shell itself stop at an unbound variable? Exits with `$?`. */
   nounset: "__sandshell_nounset",
   /** The trailer: `__sandshell_state "$?" NAMES TYPES ARRAYS`. */

@@ -12,7 +12,7 @@
 // Markers: `interactive`, `start=N`, `exit=N:CODE`, `cwd=N:PATH`, `prompt`, N = markerNonce. Command output cannot
 // forge them: the nonce is never visible to the shell (not in its environment or files).
 
-import { WORKSPACE } from "../../limits.ts";
+import { SHELL, WORKSPACE } from "../../limits.ts";
 import { Listeners } from "../../lib/listeners.ts";
 import type {
   Capabilities,
@@ -26,9 +26,9 @@ import type {
 } from "../types.ts";
 import { FsFanout } from "./fs-fanout.ts";
 import { JobProcess } from "./job-process.ts";
-import { MirrorFs, MirrorStore } from "./mirror.ts";
+import { DEFAULT_BOUNDS, MirrorFs, MirrorStore } from "./mirror.ts";
 import type { ProcessHost } from "./process-host.ts";
-import type { FsOp, InitMessage } from "./protocol.ts";
+import type { FsBounds, FsOp, InitMessage, WorkerMemory } from "./protocol.ts";
 import { ShellProcess } from "./shell-process.ts";
 import { Standby } from "./standby.ts";
 import { defaultWorkerFactory, type WorkerFactory } from "./transport.ts";
@@ -36,6 +36,21 @@ import type { WorkerConnection } from "./worker-connection.ts";
 
 export { EMBEDDED } from "./config.ts";
 export type { WorkerFactory, WorkerHandle } from "./transport.ts";
+
+/** What the embedded runtime holds in memory (EmbeddedRuntime.memory()). */
+export interface EmbeddedMemory {
+  /** Bytes of all files in the page's copy, and how many files, folders and links. */
+  fileBytes: number;
+  files: number;
+  /** Each live worker (shell, jobs, standby): its heap and external memory, null where the platform does not tell. */
+  workers: Array<WorkerMemory | null>;
+}
+
+/** The embedded runtime: a Runtime that can also say what it holds in memory. */
+export interface EmbeddedRuntime extends Runtime {
+  readonly kind: "embedded";
+  memory(): Promise<EmbeddedMemory>;
+}
 
 export interface EmbeddedRuntimeOptions {
   /** The agent's workspace (also HOME). Default WORKSPACE (/home/project). */
@@ -46,6 +61,8 @@ export interface EmbeddedRuntimeOptions {
   note?: string;
   /** Files to start with (absolute paths; folders are created). */
   files?: Record<string, string | Uint8Array>;
+  /** How much the file system may hold; default EMBEDDED.limits.maxFileSystemBytes and EMBEDDED.maxFiles. */
+  bounds?: Partial<FsBounds>;
 }
 
 /** Programs agents commonly reach for that just-bash does not have: reported as missing so the tools layer can hint. */
@@ -60,7 +77,7 @@ function randomNonce(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-class EmbeddedRuntime implements Runtime, ProcessHost {
+class JustBashRuntime implements EmbeddedRuntime, ProcessHost {
   readonly kind = "embedded" as const;
   readonly workspace: string;
   readonly markerNonce: string;
@@ -80,7 +97,7 @@ class EmbeddedRuntime implements Runtime, ProcessHost {
     this.workspace = options.workspace ?? WORKSPACE;
     if (options.note !== undefined) this.note = options.note;
     this.markerNonce = randomNonce();
-    this.store = new MirrorStore([this.workspace, "/tmp"]);
+    this.store = new MirrorStore([this.workspace, "/tmp"], { ...DEFAULT_BOUNDS, ...options.bounds });
     this.fanout = new FsFanout(this.store);
     this.standby = new Standby(factory);
     this.fs = new MirrorFs(this.store, (op) => this.fanout.fromPage(op));
@@ -112,7 +129,7 @@ class EmbeddedRuntime implements Runtime, ProcessHost {
     this.standby.prepare();
   }
 
-  attach(conn: WorkerConnection): Pick<InitMessage, "fs" | "seq"> {
+  attach(conn: WorkerConnection): Pick<InitMessage, "fs" | "seq" | "bounds"> {
     return this.fanout.attach(conn);
   }
 
@@ -122,6 +139,10 @@ class EmbeddedRuntime implements Runtime, ProcessHost {
 
   fromWorker(conn: WorkerConnection, seen: number, ops: FsOp[]): void {
     this.fanout.fromWorker(conn, seen, ops);
+  }
+
+  readForWorker(conn: WorkerConnection, id: number, path: string): void {
+    this.fanout.read(conn, id, path);
   }
 
   nextShellId(): string {
@@ -139,6 +160,11 @@ class EmbeddedRuntime implements Runtime, ProcessHost {
   }
 
   async spawnJob(command: string, options: JobSpawnOptions): Promise<TerminalProcess> {
+    // each job is a worker with its own interpreter: their number is bounded here too, whoever calls
+    const running = [...this.processes].filter((p) => p instanceof JobProcess).length;
+    if (running >= SHELL.maxJobs) {
+      throw new Error(`At most ${SHELL.maxJobs} background jobs run at once in the embedded shell, and ${running} are running: wait for one to end, or stop one (job_kill), then start this one.`);
+    }
     return this.track(new JobProcess(this, command, options));
   }
 
@@ -147,6 +173,12 @@ class EmbeddedRuntime implements Runtime, ProcessHost {
     void proc.exited.then(() => this.processes.delete(proc));
     await proc.start();
     return proc;
+  }
+
+  /** What the runtime holds in memory now: the page's copy of the files, and each live worker. */
+  async memory(): Promise<EmbeddedMemory> {
+    const live = [...this.standby.booted].filter((c) => !c.dead);
+    return { fileBytes: this.store.bytes, files: this.store.size - 1, workers: await Promise.all(live.map((c) => c.memory())) };
   }
 
   on(listener: (event: RuntimeEvent) => void): Unsubscribe {
@@ -167,9 +199,9 @@ class EmbeddedRuntime implements Runtime, ProcessHost {
  * The embedded runtime. Resolves once the first worker has loaded just-bash (its command list fills
  * `capabilities.programs`); that worker then waits as the standby for the first shell or job.
  */
-export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions = {}): Promise<Runtime> {
+export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions = {}): Promise<EmbeddedRuntime> {
   const factory = options.workerFactory ?? (await defaultWorkerFactory());
-  const runtime = new EmbeddedRuntime(factory, options);
+  const runtime = new JustBashRuntime(factory, options);
   await runtime.boot();
   return runtime;
 }

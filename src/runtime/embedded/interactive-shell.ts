@@ -205,7 +205,7 @@ export class InteractiveShell {
       this.showPrompt();
       return;
     }
-    this.editor.addHistory(text);
+    if (text.length <= EMBEDDED.historyMaxEntryChars) this.editor.addHistory(text);
     void this.runLine(text).catch((err: unknown) => this.fail(err));
   }
 
@@ -302,6 +302,7 @@ export class InteractiveShell {
     const tty = this.tty;
     this.tty = null;
     tty?.cancel();
+    this.fs.releaseLargeFiles();
     const { code, exitShell } = this.settle(result, threw);
     this.abort = null;
     this.carry.finish(code);

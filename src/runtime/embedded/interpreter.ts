@@ -92,6 +92,10 @@ export class Interpreter {
           hooks.statementEnded(exitCodeOf(args[0]), ctx.env.get("SHELLOPTS") ?? "");
           return { stdout: "", stderr: "", exitCode: exitCodeOf(args[0]) };
         }),
+        defineCommand(COMMANDS.release, async (args) => {
+          fs.releaseLargeFiles();
+          return { stdout: "", stderr: "", exitCode: exitCodeOf(args[0]) };
+        }),
         defineCommand(COMMANDS.script, async () => {
           this.scriptDepth++;
           return { stdout: "", stderr: "", exitCode: 0 };

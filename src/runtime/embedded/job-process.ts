@@ -5,6 +5,7 @@ import { SHELL } from "../../limits.ts";
 import type { JobSpawnOptions, TerminalProcess, Unsubscribe } from "../types.ts";
 import { EMBEDDED } from "./config.ts";
 import { type ProcessHost, ProcessOutput } from "./process-host.ts";
+import { type InitMessage, transferables } from "./protocol.ts";
 import type { WorkerConnection } from "./worker-connection.ts";
 
 export /** A background job: one command line in its own worker; its output arrives statement by statement. */
@@ -33,6 +34,7 @@ class JobProcess implements TerminalProcess {
     conn.listen(
       (m) => {
         if (m.t === "fs") this.runtime.fromWorker(conn, m.seen, m.ops);
+        else if (m.t === "read") this.runtime.readForWorker(conn, m.id, m.path);
         else if (conn !== this.conn) return;
         else if (m.t === "data") this.out.emit(m.text);
         else if (m.t === "exit") this.finish(m.code);
@@ -46,7 +48,7 @@ class JobProcess implements TerminalProcess {
         this.finish(1);
       },
     );
-    conn.post({
+    const init: InitMessage = {
       t: "init",
       mode: "job",
       nonce: this.runtime.markerNonce,
@@ -57,7 +59,8 @@ class JobProcess implements TerminalProcess {
       cwd: this.options.cwd,
       env: this.options.env ?? {},
       command: this.command,
-    });
+    };
+    conn.post(init, transferables([{ op: "put", entries: init.fs }]));
   }
 
   onData(listener: (chunk: string) => void): Unsubscribe {

@@ -3,9 +3,14 @@
 // the Runtime's fs methods are served from it, so they work even while a worker is busy in a loop. The data model is
 // just-bash's InMemoryFs: a map from normalised path to entry, where a write lands on the literal path and missing
 // parents are created as folders; reads follow symlinks the same way.
+//
+// Bounds (EMBEDDED.limits.maxFileSystemBytes, EMBEDDED.maxFiles) are checked here for the page's own writes; a worker
+// checks its own. Workers get small files whole and larger ones as stubs (protocol.ts FsEntry "stub"), whose bytes
+// they ask for when a command reads them (fileBytes).
 
+import { EMBEDDED } from "../../limits.ts";
 import type { DirEntry, FileStat, RuntimeFs } from "../types.ts";
-import type { FsEntry, FsOp } from "./protocol.ts";
+import type { FsBounds, FsEntry, FsOp } from "./protocol.ts";
 // just-bash's path normalisation (`ke`: absolute, no `.`/`..`/empty parts, no trailing slash) is the leaf's normalizePath.
 import { baseName, isInside as isUnder, joinPath, normalizePath, parentOf } from "../../lib/paths.ts";
 
@@ -37,6 +42,7 @@ export class FsError extends Error {
       ENOTEMPTY: "directory not empty",
       ELOOP: "too many levels of symbolic links",
       EINVAL: "invalid argument",
+      ENOSPC: "no space left on device",
     };
     super(`${code}: ${detail ?? text[code] ?? "error"}, ${syscall} '${path}'`);
     this.name = "FsError";
@@ -50,10 +56,41 @@ function toBytes(data: Uint8Array | string): Uint8Array {
   return typeof data === "string" ? new TextEncoder().encode(data) : data;
 }
 
+/** Bytes as people read them: "128 MiB", "3.5 MiB", "812 KiB". */
+export function sizeText(bytes: number): string {
+  const units: Array<[number, string]> = [[1024 * 1024 * 1024, "GiB"], [1024 * 1024, "MiB"], [1024, "KiB"]];
+  for (const [size, unit] of units) {
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1)).toLocaleString("en-US")} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+/** The bounds of EMBEDDED in src/limits.ts. */
+export const DEFAULT_BOUNDS: FsBounds = { bytes: EMBEDDED.limits.maxFileSystemBytes, files: EMBEDDED.maxFiles };
+
+/** What a bound's ENOSPC error says: the bound, and what to do instead. */
+export function spaceDetail(kind: "bytes" | "files", used: number, bounds: FsBounds): string {
+  if (kind === "bytes") {
+    return (
+      `no space left: the embedded shell's files (workspace and /tmp together) may hold ${sizeText(bounds.bytes)}` +
+      ` and ${sizeText(used)} are in use; delete files you no longer need (rm), or write less`
+    );
+  }
+  return (
+    `no space left: the embedded shell's file system may hold ${bounds.files.toLocaleString("en-US")} files, folders and links` +
+    ` and ${used.toLocaleString("en-US")} exist; delete some (rm -r), or keep many small pieces in one file`
+  );
+}
+
 export class MirrorStore {
   private readonly entries = new Map<string, Entry>();
+  /** Bytes of all files. */
+  private totalBytes = 0;
 
-  constructor(folders: readonly string[] = []) {
+  constructor(
+    folders: readonly string[] = [],
+    readonly bounds: FsBounds = DEFAULT_BOUNDS,
+  ) {
     this.entries.set("/", { kind: "dir", mode: DIR_MODE, mtime: Date.now() });
     for (const f of folders) this.mkdirs(normalizePath(f), Date.now());
   }
@@ -62,12 +99,38 @@ export class MirrorStore {
     return this.entries.size;
   }
 
+  /** Bytes of all files together. */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  // -------------------------------------------------------------------------------------------- bounds
+
+  /**
+   * Throws ENOSPC when a write of `path` that leaves it `newSize` bytes long, creating `newEntries` entries, would
+   * pass a bound.
+   */
+  assertRoom(path: string, newSize: number, newEntries: number, syscall: string): void {
+    const old = this.entries.get(path);
+    const oldSize = old?.kind === "file" ? old.size : 0;
+    if (newSize > oldSize && this.totalBytes - oldSize + newSize > this.bounds.bytes) {
+      throw new FsError("ENOSPC", syscall, path, spaceDetail("bytes", this.totalBytes, this.bounds));
+    }
+    if (newEntries > 0 && this.entries.size + newEntries > this.bounds.files + 1) {
+      throw new FsError("ENOSPC", syscall, path, spaceDetail("files", this.entries.size - 1, this.bounds));
+    }
+  }
+
   // -------------------------------------------------------------------------------------------- applying changes
 
-  apply(op: FsOp): void {
+  /**
+   * Applies a change. `owned`: the op's buffers are the mirror's to keep (they came from a worker, moved with its
+   * message), so they are not copied.
+   */
+  apply(op: FsOp, owned = false): void {
     switch (op.op) {
       case "put":
-        for (const e of op.entries) this.put(e);
+        for (const e of op.entries) this.put(e, owned);
         break;
       case "append": {
         const path = normalizePath(op.path);
@@ -77,7 +140,7 @@ export class MirrorStore {
           cur.mtime = op.mtime;
         } else {
           this.ensureParents(path);
-          this.entries.set(path, { kind: "file", mode: op.mode, mtime: op.mtime, buf: op.data.slice(), size: op.data.length });
+          this.setFile(path, { kind: "file", mode: op.mode, mtime: op.mtime, buf: owned ? op.data : op.data.slice(), size: op.data.length });
         }
         break;
       }
@@ -99,18 +162,34 @@ export class MirrorStore {
       }
       case "sync":
         this.deleteTree(normalizePath(op.path));
-        for (const e of op.entries) this.put(e);
+        for (const e of op.entries) this.put(e, owned);
         break;
     }
   }
 
-  private put(e: FsEntry): void {
+  /** Sets an entry, keeping the byte count. */
+  private setFile(path: string, entry: Entry): void {
+    const old = this.entries.get(path);
+    if (old?.kind === "file") this.totalBytes -= old.size;
+    if (entry.kind === "file") this.totalBytes += entry.size;
+    this.entries.set(path, entry);
+  }
+
+  private put(e: FsEntry, owned: boolean): void {
     const path = normalizePath(e.path);
     if (path === "/") return;
     this.ensureParents(path);
-    if (e.kind === "file") this.entries.set(path, { kind: "file", mode: e.mode, mtime: e.mtime, buf: e.data.slice(), size: e.data.length });
-    else if (e.kind === "dir") this.entries.set(path, { kind: "dir", mode: e.mode, mtime: e.mtime });
-    else this.entries.set(path, { kind: "symlink", mode: e.mode, mtime: e.mtime, target: e.target });
+    if (e.kind === "file") this.setFile(path, { kind: "file", mode: e.mode, mtime: e.mtime, buf: owned ? e.data : e.data.slice(), size: e.data.length });
+    else if (e.kind === "dir") this.setFile(path, { kind: "dir", mode: e.mode, mtime: e.mtime });
+    else if (e.kind === "symlink") this.setFile(path, { kind: "symlink", mode: e.mode, mtime: e.mtime, target: e.target });
+    else {
+      // a worker copied or moved a file it had not read: the bytes are the page's file at `from`
+      const from = e.from === undefined ? undefined : this.entries.get(normalizePath(e.from));
+      const cur = this.entries.get(path);
+      const source = from?.kind === "file" ? from : cur?.kind === "file" ? cur : undefined;
+      const buf = source === undefined ? new Uint8Array(0) : source === cur ? source.buf : source.buf.slice(0, source.size);
+      this.setFile(path, { kind: "file", mode: e.mode, mtime: e.mtime, buf, size: source?.size ?? 0 });
+    }
   }
 
   private appendTo(file: Extract<Entry, { kind: "file" }>, data: Uint8Array): void {
@@ -122,6 +201,7 @@ export class MirrorStore {
       file.buf = grown;
     }
     file.buf.set(data, file.size);
+    this.totalBytes += data.length;
     file.size = need;
   }
 
@@ -140,31 +220,60 @@ export class MirrorStore {
 
   private deleteTree(path: string): void {
     if (path === "/") return;
-    this.entries.delete(path);
+    this.deleteOne(path);
     const prefix = `${path}/`;
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.deleteOne(key);
+  }
+
+  private deleteOne(path: string): void {
+    const e = this.entries.get(path);
+    if (e?.kind === "file") this.totalBytes -= e.size;
+    this.entries.delete(path);
   }
 
   // -------------------------------------------------------------------------------------------- reading
 
-  /** Every entry, parents before children: what a fresh worker starts from. */
-  snapshot(): FsEntry[] {
-    return this.subtree("/").filter((e) => e.path !== "/");
+  /**
+   * Every entry, parents before children: what a fresh worker starts from. Files larger than `inlineBytes`, and
+   * small ones once `budget` bytes have been sent whole, go as stubs.
+   */
+  snapshot(inlineBytes: number = EMBEDDED.inlineFileBytes, budget: number = EMBEDDED.inlineSnapshotBytes): FsEntry[] {
+    let left = budget;
+    return this.subtree("/", (size) => {
+      if (size > inlineBytes || size > left) return false;
+      left -= size;
+      return true;
+    }).filter((e) => e.path !== "/");
   }
 
-  /** The entries at and under `path` (literal path), parents first. */
-  subtree(path: string): FsEntry[] {
+  /** The entries at and under `path` (literal path), parents first; a file goes whole when `inline(size)` says so. */
+  subtree(path: string, inline: (size: number) => boolean = () => true): FsEntry[] {
     const root = normalizePath(path);
-    const out: FsEntry[] = [];
-    for (const [p, e] of this.entries) if (isUnder(p, root)) out.push(this.export(p, e));
-    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return out;
+    const paths: string[] = [];
+    for (const p of this.entries.keys()) if (isUnder(p, root)) paths.push(p);
+    paths.sort();
+    return paths.map((p) => this.export(p, this.entries.get(p) as Entry, inline));
   }
 
-  private export(path: string, e: Entry): FsEntry {
-    if (e.kind === "file") return { path, kind: "file", mode: e.mode, mtime: e.mtime, data: e.buf.slice(0, e.size) };
+  private export(path: string, e: Entry, inline: (size: number) => boolean): FsEntry {
+    if (e.kind === "file") {
+      if (inline(e.size)) return { path, kind: "file", mode: e.mode, mtime: e.mtime, data: e.buf.slice(0, e.size) };
+      return { path, kind: "stub", mode: e.mode, mtime: e.mtime, size: e.size };
+    }
     if (e.kind === "dir") return { path, kind: "dir", mode: e.mode, mtime: e.mtime };
     return { path, kind: "symlink", mode: e.mode, mtime: e.mtime, target: e.target };
+  }
+
+  /** A copy of the bytes of the file at `path` (literal), for a worker that reads it; null when it is not a file. */
+  fileData(path: string): Uint8Array | null {
+    const e = this.entries.get(normalizePath(path));
+    return e?.kind === "file" ? e.buf.slice(0, e.size) : null;
+  }
+
+  /** The size of the file at `path` (literal), or null. */
+  fileSize(path: string): number | null {
+    const e = this.entries.get(normalizePath(path));
+    return e?.kind === "file" ? e.size : null;
   }
 
   /** The path with every symlink followed (InMemoryFs.resolvePathWithSymlinks). */
@@ -261,14 +370,18 @@ export class MirrorFs implements RuntimeFs {
     const target = this.writeTarget(path, "open");
     const old = this.store.get(target);
     const mode = old?.kind === "file" ? old.mode : FILE_MODE;
-    this.change({ op: "put", entries: [{ path: target, kind: "file", mode, mtime: Date.now(), data: toBytes(data) }] });
+    const bytes = toBytes(data);
+    this.store.assertRoom(target, bytes.length, old === undefined ? 1 : 0, "open");
+    this.change({ op: "put", entries: [{ path: target, kind: "file", mode, mtime: Date.now(), data: bytes }] });
   }
 
   async appendFile(path: string, data: string): Promise<void> {
     const target = this.writeTarget(path, "open");
     const old = this.store.get(target);
     const mode = old?.kind === "file" ? old.mode : FILE_MODE;
-    this.change({ op: "append", path: target, data: toBytes(data), mode, mtime: Date.now() });
+    const bytes = toBytes(data);
+    this.store.assertRoom(target, (old?.kind === "file" ? old.size : 0) + bytes.length, old === undefined ? 1 : 0, "open");
+    this.change({ op: "append", path: target, data: bytes, mode, mtime: Date.now() });
   }
 
   async readdir(path: string): Promise<DirEntry[]> {
@@ -302,6 +415,7 @@ export class MirrorFs implements RuntimeFs {
         cur = this.store.resolve(joinPath(cur, part), "mkdir");
         const e = this.store.get(cur);
         if (e === undefined) {
+          this.store.assertRoom(cur, 0, 1, "mkdir");
           this.change({ op: "mkdirs", path: cur, mtime: Date.now() });
         } else if (e.kind !== "dir") {
           throw new FsError(cur === this.store.resolve(abs, "mkdir") ? "EEXIST" : "ENOTDIR", "mkdir", path);
@@ -315,6 +429,7 @@ export class MirrorFs implements RuntimeFs {
     if (parent.kind !== "dir") throw new FsError("ENOTDIR", "mkdir", path);
     const target = joinPath(dir, baseName(abs));
     if (abs === "/" || this.store.get(target) !== undefined) throw new FsError("EEXIST", "mkdir", path);
+    this.store.assertRoom(target, 0, 1, "mkdir");
     this.change({ op: "mkdirs", path: target, mtime: Date.now() });
   }
 

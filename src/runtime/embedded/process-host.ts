@@ -15,11 +15,13 @@ export interface ProcessHost {
   /** Boots the standby now (a C-c may need it in a moment). */
   prepareStandby(): void;
   /** Registers a worker for file system changes; the file system part of its init message. */
-  attach(conn: WorkerConnection): Pick<InitMessage, "fs" | "seq">;
+  attach(conn: WorkerConnection): Pick<InitMessage, "fs" | "seq" | "bounds">;
   /** Ends a worker. */
   detach(conn: WorkerConnection): void;
   /** File system changes a worker made. */
   fromWorker(conn: WorkerConnection, seen: number, ops: FsOp[]): void;
+  /** A worker asks for the bytes of a file it has as a stub. */
+  readForWorker(conn: WorkerConnection, id: number, path: string): void;
   /** A status or error for the runtime's listeners. */
   emit(event: RuntimeEvent): void;
   /** A new shell's id, for its private files. */

@@ -10,7 +10,7 @@ import { EMBEDDED } from "./config.ts";
 import { InteractiveShell } from "./interactive-shell.ts";
 import { Interpreter } from "./interpreter.ts";
 import { MirroredFs } from "./mirrored-fs.ts";
-import type { HostToWorker, InitMessage, Post } from "./protocol.ts";
+import { type HostToWorker, type InitMessage, type Post, transferables, type WorkerMemory } from "./protocol.ts";
 import { toTerminal, WorkerOutput } from "./worker-output.ts";
 
 export type { Post } from "./protocol.ts";
@@ -20,8 +20,15 @@ export class ShellCore {
   private shell: InteractiveShell | null = null;
   private appliedSeq = 0;
   private readonly out: WorkerOutput;
+  /** Reads of stubs waiting for the page's bytes, by request id. */
+  private readonly reads = new Map<number, (data: Uint8Array | null) => void>();
+  private nextRead = 1;
 
-  constructor(private readonly post: Post) {
+  /** `measure`: the worker's memory where the platform tells it (node-entry.ts), for `memory` requests. */
+  constructor(
+    private readonly post: Post,
+    private readonly measure: () => Promise<WorkerMemory | null> = async () => null,
+  ) {
     this.out = new WorkerOutput(post);
   }
 
@@ -47,6 +54,15 @@ export class ShellCore {
         this.fs?.applyOps(message.ops);
         this.appliedSeq = message.seq;
         break;
+      case "memory":
+        void this.measure().then((usage) => this.post({ t: "memory", id: message.id, usage }));
+        break;
+      case "file": {
+        const done = this.reads.get(message.id);
+        this.reads.delete(message.id);
+        done?.(message.data);
+        break;
+      }
     }
   }
 
@@ -58,7 +74,7 @@ export class ShellCore {
 
   private async start(init: InitMessage): Promise<void> {
     this.appliedSeq = init.seq;
-    const fs = new MirroredFs({ maxTotalBytes: EMBEDDED.limits.maxFileSystemBytes });
+    const fs = new MirroredFs(init.bounds);
     // the page's files first; the interpreter adds its layout (/bin, /dev, /proc…), which is never mirrored
     fs.applyOps([{ op: "put", entries: init.fs }]);
     this.fs = fs;
@@ -87,13 +103,19 @@ export class ShellCore {
     });
     interp.state.shoptOptions.expand_aliases = true; // an interactive shell expands aliases
 
-    fs.attach((ops) => this.post({ t: "fs", seen: this.appliedSeq, ops }), {
+    fs.attach((ops) => this.post({ t: "fs", seen: this.appliedSeq, ops }, transferables(ops)), {
       output: (text) => {
         this.out.emit(toTerminal(text));
         this.shell?.onOutput(text);
       },
       readTty: (kind) => this.shell?.readTty(kind) ?? Promise.resolve(""),
-    });
+      fetch: (path) =>
+        new Promise<Uint8Array | null>((resolve) => {
+          const id = this.nextRead++;
+          this.reads.set(id, resolve);
+          this.post({ t: "read", id, path });
+        }),
+    }, init.fs.length);
 
     if (init.mode === "job") {
       await this.runJob(interp, init.command ?? "");
@@ -108,7 +130,7 @@ export class ShellCore {
   private async runJob(interp: Interpreter, command: string): Promise<void> {
     let code: number;
     try {
-      const r = await interp.exec(command, { stream: true, tty: false }, { signal: new AbortController().signal });
+      const r = await interp.exec(command, { stream: true, tty: false, releaseAfterStatements: true }, { signal: new AbortController().signal });
       this.out.emit(toTerminal(r.stdout + r.stderr));
       code = r.exitCode;
     } catch (err) {

@@ -6,7 +6,7 @@
 import type { ShellSpawnOptions, TerminalProcess, Unsubscribe } from "../types.ts";
 import { EMBEDDED } from "./config.ts";
 import { type ProcessHost, ProcessOutput } from "./process-host.ts";
-import type { CarryState, InitMessage, WorkerToHost } from "./protocol.ts";
+import { type CarryState, type InitMessage, transferables, type WorkerToHost } from "./protocol.ts";
 import type { WorkerConnection } from "./worker-connection.ts";
 
 export /** The agent's (or a person's) interactive shell: one worker at a time, replaced when C-c has to end one. */
@@ -67,12 +67,16 @@ class ShellProcess implements TerminalProcess {
       ...(this.state !== null ? { state: this.state } : {}),
       ...(interrupted ? { interrupted: true } : {}),
     };
-    conn.post(init);
+    conn.post(init, transferables([{ op: "put", entries: init.fs }]));
   }
 
   private onMessage(conn: WorkerConnection, m: WorkerToHost): void {
     if (m.t === "fs") {
       this.runtime.fromWorker(conn, m.seen, m.ops);
+      return;
+    }
+    if (m.t === "read") {
+      this.runtime.readForWorker(conn, m.id, m.path);
       return;
     }
     if (conn !== this.conn) return;

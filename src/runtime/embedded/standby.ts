@@ -13,11 +13,21 @@ export class Standby {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
 
+  /** Every worker booted, until it ends (for memory reports). */
+  readonly booted = new Set<WorkerConnection>();
+
   constructor(private readonly factory: WorkerFactory) {}
+
+  private async bootOne(): Promise<WorkerConnection> {
+    const conn = await bootWorker(this.factory);
+    this.booted.add(conn);
+    for (const c of this.booted) if (c.dead) this.booted.delete(c);
+    return conn;
+  }
 
   /** Boots the first worker and keeps it as the standby; resolves with it (to read its program list). */
   async first(): Promise<WorkerConnection> {
-    const conn = await bootWorker(this.factory);
+    const conn = await this.bootOne();
     this.next = Promise.resolve(conn);
     return conn;
   }
@@ -25,13 +35,13 @@ export class Standby {
   /** A booted worker: the standby when there is one (a new standby is booted a moment later). */
   async take(): Promise<WorkerConnection> {
     if (this.disposed) throw new Error(DISPOSED);
-    const ready = this.next ?? bootWorker(this.factory);
+    const ready = this.next ?? this.bootOne();
     this.next = null;
     let conn: WorkerConnection;
     try {
       conn = await ready;
     } catch {
-      conn = await bootWorker(this.factory); // a failed standby: try once more
+      conn = await this.bootOne(); // a failed standby: try once more
     }
     this.schedule();
     if (this.disposed) {
@@ -50,7 +60,7 @@ export class Standby {
   }
 
   private boot(): void {
-    const next = bootWorker(this.factory);
+    const next = this.bootOne();
     this.next = next;
     next.catch(() => {
       if (this.next === next) this.next = null;

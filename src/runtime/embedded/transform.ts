@@ -60,6 +60,8 @@ export interface RewriteOptions {
   prelude?: StatementNode[];
   /** Appended at the end (the state trailer). */
   trailer?: StatementNode;
+  /** After each top-level statement, `__sandshell_release "$?"` (a job's: the large files it used are given back). */
+  releaseAfterStatements?: boolean;
   /** After each statement whose output streams, `__sandshell_nounset "$?"` (the line may have `set -u` on). */
   nounsetCheck?: boolean;
   /**
@@ -259,7 +261,11 @@ export function rewriteScript(ast: ScriptNode, options: RewriteOptions): ScriptN
   const texts = new Map<FunctionDefNode, string>();
   collectFunctionTexts(ast.statements, texts);
   const top = options.script === true ? { stream: options.stream, tty: false, ttyIfNoStdin: true } : { stream: options.stream, tty: options.tty };
-  const statements = new Rewriter(options, texts).statements(ast.statements, top);
+  let statements = new Rewriter(options, texts).statements(ast.statements, top);
+  if (options.releaseAfterStatements === true) {
+    // `s; __sandshell_release "$?"` for each top-level statement: what it read or wrote is given back before the next
+    statements = statements.flatMap((s) => [s, statementOf(simple(COMMANDS.release, [status()]))]);
+  }
   const prelude = options.prelude ?? [];
   return {
     ...ast,

@@ -3,8 +3,13 @@
 // (EMBEDDED.fsBatchMs) and always go out before the next message, so a command sees what the page wrote before it.
 
 import { EMBEDDED } from "./config.ts";
-import type { FsOp, HostToWorker, WorkerToHost } from "./protocol.ts";
+import type { FsOp, HostToWorker, WorkerMemory, WorkerToHost } from "./protocol.ts";
 import type { WorkerFactory, WorkerHandle } from "./transport.ts";
+
+/** A `put` of one stub (a larger file that changed). */
+function isStubPut(op: FsOp): op is Extract<FsOp, { op: "put" }> {
+  return op.op === "put" && op.entries.length === 1 && op.entries[0]?.kind === "stub";
+}
 
 export class WorkerConnection {
   /** The last host change queued for this worker (sent or not). */
@@ -17,12 +22,20 @@ export class WorkerConnection {
   private errorListener: ((e: Error) => void) | null = null;
   /** Messages that arrived before anyone listened. */
   private early: WorkerToHost[] = [];
+  /** `memory` requests waiting for their answer. */
+  private readonly measuring = new Map<number, (usage: WorkerMemory | null) => void>();
+  private nextMeasure = 1;
 
   constructor(
     readonly handle: WorkerHandle,
     readonly programs: string[],
   ) {
     handle.onMessage((m) => {
+      if (m.t === "memory") {
+        this.measuring.get(m.id)?.(m.usage);
+        this.measuring.delete(m.id);
+        return;
+      }
       // file system changes still count after the worker was ended: it made them before
       if (this.dead && m.t !== "fs") return;
       if (this.listener !== null) this.listener(m);
@@ -42,16 +55,18 @@ export class WorkerConnection {
   }
 
   /** Sends a message; file system changes queued before it go first (what the page wrote, a command then sees). */
-  post(message: HostToWorker): void {
+  post(message: HostToWorker, transfer?: ArrayBuffer[]): void {
     if (this.dead) return;
     this.flushFs();
-    this.handle.post(message);
+    this.handle.post(message, transfer);
   }
 
   queueFs(op: FsOp, seq: number): void {
     if (this.dead) return;
     const last = this.queue[this.queue.length - 1];
-    if (last !== undefined && last.op === "append" && op.op === "append" && last.path === op.path) {
+    if (last !== undefined && isStubPut(last) && isStubPut(op) && last.entries[0]?.path === op.entries[0]?.path) {
+      this.queue[this.queue.length - 1] = op; // a file growing past the inline size: only its last size matters
+    } else if (last !== undefined && last.op === "append" && op.op === "append" && last.path === op.path) {
       const joined = new Uint8Array(last.data.length + op.data.length);
       joined.set(last.data);
       joined.set(op.data, last.data.length);
@@ -71,9 +86,21 @@ export class WorkerConnection {
     this.handle.post({ t: "fs", seq: this.queueSeq, ops });
   }
 
+  /** The worker's memory (null where the platform does not tell, or when the worker has ended). */
+  memory(): Promise<WorkerMemory | null> {
+    if (this.dead) return Promise.resolve(null);
+    const id = this.nextMeasure++;
+    return new Promise((resolve) => {
+      this.measuring.set(id, resolve);
+      this.handle.post({ t: "memory", id });
+    });
+  }
+
   terminate(): void {
     if (this.dead) return;
     this.dead = true;
+    for (const done of this.measuring.values()) done(null);
+    this.measuring.clear();
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.queue = [];
