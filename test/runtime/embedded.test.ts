@@ -103,6 +103,8 @@ describe("embedded runtime", () => {
     open.push(proc);
     const term = new Term(proc, runtime.markerNonce ?? "");
     await term.prompts(1);
+    // the prompt's text and the line editor's bracketed-paste switch may come in a later piece than the marker
+    await term.waitFor((raw) => raw.endsWith("\x1b[?2004h"));
     term.since();
     return term;
   }
@@ -267,6 +269,24 @@ describe("embedded runtime", () => {
       expect((await t.run("cd -")).output).toBe(`${WORKSPACE}\n`);
       expect((await t.run("set +o pipefail; false | true; echo $?")).output).toBe("0\n");
       expect((await t.run("unset -f greet; greet 2>/dev/null || echo gone")).output).toBe("gone\n");
+    });
+
+    it("arrays and functions changed in any way carry over, and plain lines keep them (the short trailer)", async () => {
+      const t = await shell();
+      await t.run("declare -a keep=(k1 k2); fill() { filled=(f1 f2); }; addf() { eval 'made() { echo made-ran; }'; }");
+      await t.run("echo a plain line; ls >/dev/null");
+      await t.run("fill");
+      await t.run("read -a fromread <<< 'r1 r2'");
+      await t.run("printf -v 'pv[1]' %s p1");
+      await t.run("let 'lt[2]=7'");
+      await t.run("nums=(1 2 3); (( nums[1]++ ))");
+      await t.run("mapfile -t lines <<< $'m1\nm2'");
+      await t.run("addf");
+      await t.run("x=$(echo sub); cd /tmp; cd - >/dev/null");
+      const r = await t.run('echo "${keep[1]} ${filled[1]} ${fromread[1]} ${pv[1]} ${lt[2]} ${nums[1]} ${lines[1]} $x"; made');
+      expect(r.output).toBe("k2 f2 r2 p1 7 3 m2 sub\nmade-ran\n");
+      await t.run("unset 'keep[0]'; unset -f fill");
+      expect((await t.run('echo "${#keep[@]} $(type -t fill || echo none)"')).output).toBe("1 none\n");
     });
 
     it("a function with a heredoc and one defined conditionally keep their exact bodies", async () => {

@@ -6,11 +6,15 @@
 
 import type { Interpreter } from "./interpreter.ts";
 import type { CarryState } from "./protocol.ts";
+import { mayChangeFunctionsOrArrays } from "./state-changes.ts";
 import {
   findFunctionDefs,
+  STATUS_VARIABLE,
+  statusTrailer,
   type FunctionDefNode,
   type FunctionRecord,
   type RewriteOptions,
+  type ScriptNode,
   type StatementNode,
   TRAILER_SOURCE,
 } from "./transform.ts";
@@ -27,7 +31,7 @@ interface Captured {
 /** Arrays the shell keeps itself; never carried. */
 const SPECIAL_ARRAYS = new Set(["PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_REMATCH", "GROUPS", "DIRSTACK", "BASH_ARGV", "BASH_ARGC"]);
 /** Environment entries that are not the user's. */
-const NOT_CARRIED = new Set(["_"]);
+const NOT_CARRIED = new Set(["_", STATUS_VARIABLE]);
 
 /** `declare -x NAME="VALUE"` lines of the exported variables (what `export -p` prints), sorted. */
 export function exportText(state: CarryState): string {
@@ -68,7 +72,6 @@ export class CarryOver {
         functions: [],
         arrays: "",
         lastExitCode: 0,
-        history: [],
       };
     } else {
       this.state = from;
@@ -87,13 +90,20 @@ export class CarryOver {
       tty,
       nounsetCheck,
       prelude: this.arrayPrelude,
-      trailer: this.trailer !== null ? structuredClone(this.trailer) : undefined,
+      trailer: (ast) => (this.trailer !== null && this.mayChange(ast) ? structuredClone(this.trailer) : statusTrailer()),
       onFunction: (record) => {
         const id = this.nextFnId++;
         this.fnIds.set(id, record);
         return id;
       },
     };
+  }
+
+  /** May the line change functions or arrays (so that the full trailer must report them)? */
+  private mayChange(ast: ScriptNode): boolean {
+    const aliases = new Set<string>();
+    for (const key of Object.keys(this.state.env)) if (key.startsWith("BASH_ALIAS_")) aliases.add(key.slice("BASH_ALIAS_".length));
+    return mayChangeFunctionsOrArrays(ast, new Set(this.functions.keys()), aliases);
   }
 
   functionRan(id: number): void {
@@ -130,6 +140,21 @@ export class CarryOver {
     if (c === null) return false;
     this.state = this.fromCaptured(c);
     return true;
+  }
+
+  /**
+   * The line ended with the short trailer: its variables, cwd and $? are exec()'s final environment; functions and
+   * arrays are as they were. Returns the exit code, or null when the short trailer did not run.
+   */
+  adoptStatus(env: Record<string, string> | undefined): number | null {
+    const code = env?.[STATUS_VARIABLE];
+    if (env === undefined || code === undefined) return null;
+    const vars: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env)) if (!NOT_CARRIED.has(k)) vars[k] = v;
+    const st = this.interp.state;
+    this.state = { ...this.state, env: vars, cwd: vars.PWD ?? this.state.cwd, exported: [...st.exportedVars], readonly: [...st.readonlyVars] };
+    const n = Number(code);
+    return Number.isInteger(n) ? n : 0;
   }
 
   /** The trailer did not run, but the interpreter returned its final environment. */
@@ -238,7 +263,6 @@ export class CarryOver {
       functions: [...records.values()].map((r) => ({ name: r.name, text: r.text })),
       arrays: this.arrayText(c.arrays),
       lastExitCode: c.code,
-      history: [],
     };
   }
 

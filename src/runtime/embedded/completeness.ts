@@ -11,9 +11,14 @@ function endsWithContinuation(text: string): boolean {
   return m !== null && (m[1] ?? "").length % 2 === 1;
 }
 
+/** Characters and words that can leave a line open: quotes, escapes, heredocs, expansions, groups, keywords. */
+const MAY_OPEN = /['"`\\\n<${}()[\]]|(?:^|[\s;&|])(?:if|then|else|elif|fi|for|while|until|do|done|case|esac|select|function|in|coproc)(?=$|[\s;&|])|(?:&&|\|)\s*$/;
+
 /** Would bash ask for more (PS2) after this input? `parse` throws like just-bash's parser. */
 export function completeness(text: string, parse: (text: string) => ScriptNode): Completeness {
   if (text.trim() === "") return "complete";
+  // a plain line (`ls -la src`, `echo hi`) is complete without parsing it twice (exec parses it again)
+  if (!MAY_OPEN.test(text)) return "complete";
   if (endsWithContinuation(text)) return "incomplete";
   let ast: ScriptNode;
   try {

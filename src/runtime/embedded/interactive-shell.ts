@@ -12,7 +12,7 @@ import type { MirroredFs, TtyKind } from "./mirrored-fs.ts";
 import type { InitMessage, Post } from "./protocol.ts";
 import { completeness } from "./completeness.ts";
 import { TtyRead } from "./tty-read.ts";
-import { toTerminal, type WorkerOutput } from "./worker-output.ts";
+import { type OutputNews, toTerminal, type WorkerOutput } from "./worker-output.ts";
 
 /** What the shell works with: set up by the worker's core (shell-core.ts). */
 export interface ShellParts {
@@ -91,7 +91,7 @@ export class InteractiveShell {
   }
 
   async start(): Promise<void> {
-    this.editor.setHistory(this.init.state?.history ?? []);
+    this.editor.setHistory(this.init.history ?? []);
     if (this.init.interrupted) {
       this.carry.setLastCode(EMBEDDED.interruptExitCode);
       this.emit(`\r\n${this.endMarkers(EMBEDDED.interruptExitCode)}`);
@@ -100,8 +100,7 @@ export class InteractiveShell {
     }
     await this.writeEnvFile();
     if (this.init.envFile !== undefined) this.emit(formatMarker(`envfile=${this.nonce}:${this.init.envFile}`));
-    this.postState();
-    this.showPrompt();
+    this.showPrompt({ state: this.carry.state });
   }
 
   /** Keeps `export -p` of the shell in init.envFile, for the session engine to restore after `exit`. */
@@ -118,10 +117,6 @@ export class InteractiveShell {
     }
   }
 
-  private postState(): void {
-    this.post({ t: "state", state: { ...this.carry.state, history: this.editor.getHistory() } });
-  }
-
   // ------------------------------------------------------------------------------------------------ prompt and input
 
   private promptText(): string {
@@ -131,10 +126,11 @@ export class InteractiveShell {
     return `\x1b[1;32muser@sandshell\x1b[0m:\x1b[1;34m${shown}\x1b[0m$ `;
   }
 
-  private showPrompt(): void {
+  /** The prompt marker and the prompt; `news` goes out with them. */
+  private showPrompt(news?: OutputNews): void {
     this.emit(formatMarker("prompt"));
     this.editor.start(this.promptText());
-    this.out.flush();
+    this.out.flush(news);
     this.drainTypeahead();
   }
 
@@ -205,8 +201,8 @@ export class InteractiveShell {
       this.showPrompt();
       return;
     }
-    if (text.length <= EMBEDDED.historyMaxEntryChars) this.editor.addHistory(text);
-    void this.runLine(text).catch((err: unknown) => this.fail(err));
+    const added = text.length <= EMBEDDED.historyMaxEntryChars && this.editor.addHistory(text);
+    void this.runLine(text, added ? text : undefined).catch((err: unknown) => this.fail(err));
   }
 
   private fail(err: unknown): void {
@@ -278,16 +274,17 @@ export class InteractiveShell {
 
   // ------------------------------------------------------------------------------------------------ running
 
-  private async runLine(text: string): Promise<void> {
+  /** Runs a command line; `historyAdd`: the line went into the history (the page keeps a copy). */
+  private async runLine(text: string, historyAdd?: string): Promise<void> {
     this.busy = true;
     this.interrupted = false;
     this.nounsetAbort = false;
     this.unboundSeen = false;
     const turnsOn = /\bset\b[^;&|\n]*(?:\s-[a-zA-Z]*u|-o\s+nounset)/.test(text);
     this.nounsetPossible = turnsOn || this.interp.state.options.nounset === true;
-    this.post({ t: "busy", busy: true });
     this.emit(formatMarker(`start=${this.nonce}`));
-    this.out.flush();
+    // at once: the page must know the line runs before a CPU-bound command keeps this worker from posting
+    this.out.flush({ busy: true, ...(historyAdd !== undefined ? { historyAdd } : {}) });
     this.out.resetRecent();
     this.abort = new AbortController();
     let result: ExecResult;
@@ -307,16 +304,15 @@ export class InteractiveShell {
     this.abort = null;
     this.carry.finish(code);
     await this.writeEnvFile();
-    this.postState();
     this.busy = false;
     if (exitShell) {
       this.emit("exit\r\n");
+      this.out.flush({ busy: false, state: this.carry.state });
       this.exit(code);
       return;
     }
     this.emit(this.endMarkers(code));
-    this.post({ t: "busy", busy: false });
-    this.showPrompt();
+    this.showPrompt({ busy: false, state: this.carry.state });
   }
 
   /** The line's exit code and state, from how it ended; the output the interpreter held back goes out. */
@@ -340,6 +336,12 @@ export class InteractiveShell {
     if (reported !== null) {
       this.carry.adoptReported();
       return { code: reported, exitShell: false };
+    }
+    const status = this.carry.adoptStatus(result.env);
+    if (status !== null) {
+      // the short trailer ran (its output, if any, streamed already)
+      this.emit(toTerminal(result.stdout + result.stderr));
+      return { code: status, exitShell: false };
     }
     this.emit(toTerminal(result.stdout + result.stderr));
     const exitShell = !threw && !interpreterError(result.exitCode, this.out.recent + result.stdout + result.stderr);

@@ -124,6 +124,7 @@ export class MirroredFs extends InMemoryFs {
       setEntry(path, entry);
       this.countStub(old, -1);
       this.countStub(entry, 1);
+      if (entry.type === "file" && "content" in entry && typeof entry.content !== "string" && entry.content.byteLength > EMBEDDED.inlineFileBytes) this.large.add(path);
     };
     inner.deleteEntry = (path) => {
       const old = inner.data.get(path);
@@ -131,6 +132,9 @@ export class MirroredFs extends InMemoryFs {
       this.countStub(old, -1);
     };
   }
+
+  /** Paths where a larger file's bytes were put (some may have gone since): what releaseLargeFiles looks at. */
+  private readonly large = new Set<string>();
 
   /** Bytes of the stubs here (their files' sizes on the page). */
   private stubBytes = 0;
@@ -215,8 +219,12 @@ export class MirroredFs extends InMemoryFs {
    * Called between command lines, so that the shell does not keep a copy of every large file it ever touched.
    */
   releaseLargeFiles(): void {
-    for (const [path, e] of [...this.internals.data]) {
-      if (e.type !== "file" || !("content" in e) || !(e.content instanceof Uint8Array) || !mirrored(path)) continue;
+    if (this.large.size === 0) return;
+    const paths = [...this.large];
+    this.large.clear();
+    for (const path of paths) {
+      const e = this.internals.data.get(path);
+      if (e === undefined || e.type !== "file" || !("content" in e) || !(e.content instanceof Uint8Array) || !mirrored(path)) continue;
       if (e.content.byteLength <= EMBEDDED.inlineFileBytes) continue;
       this.putStub(path, e.content.byteLength, e.mode, e.mtime);
     }

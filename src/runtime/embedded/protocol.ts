@@ -39,7 +39,6 @@ export interface CarryState {
   /** `declare -a …` / `declare -A …` statements that recreate the arrays. */
   arrays: string;
   lastExitCode: number;
-  history: string[];
 }
 
 /** How much the file system may hold (EMBEDDED.limits.maxFileSystemBytes, EMBEDDED.maxFiles by default). */
@@ -63,8 +62,9 @@ export interface InitMessage {
   rows: number;
   cwd: string;
   env: Record<string, string>;
-  /** Shell mode: state of the shell this one replaces (after a C-c that had to end the worker). */
+  /** Shell mode: state of the shell this one replaces (after a C-c that had to end the worker), and its history. */
   state?: CarryState;
+  history?: string[];
   /** Shell mode: this worker replaces one ended by C-c: print ^C and the markers of an interrupted command. */
   interrupted?: boolean;
   /** Job mode: the command line. */
@@ -87,13 +87,14 @@ export type HostToWorker =
 export type WorkerToHost =
   /** The worker has loaded just-bash and waits for `init`. */
   | { t: "booted"; programs: string[] }
-  /** Terminal output. */
-  | { t: "data"; text: string }
+  /**
+   * Terminal output, and news that goes with it (one message per change, so a command line costs two: its start and
+   * its end): the shell is running a line (`busy`) or at its prompt again, its state after a line, a line it added to
+   * its history.
+   */
+  | { t: "data"; text: string; busy?: boolean; state?: CarryState; historyAdd?: string }
   /** File system changes made by the worker; `seen` = the last host change it had applied when it made them. */
   | { t: "fs"; seen: number; ops: FsOp[] }
-  /** A command line started (true) or ended (false). */
-  | { t: "busy"; busy: boolean }
-  | { t: "state"; state: CarryState }
   /** The bytes of the file at `path` (a stub) are needed: a command reads it. */
   | { t: "read"; id: number; path: string }
   /** The answer to `memory`. */

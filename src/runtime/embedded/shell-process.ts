@@ -18,6 +18,8 @@ class ShellProcess implements TerminalProcess {
   private busy = false;
   private ended = false;
   private state: CarryState | null = null;
+  /** The shell's history, for a worker that takes over. */
+  private readonly history: string[] = [];
   private killTimer: ReturnType<typeof setTimeout> | null = null;
   /** Keystrokes that arrive while a worker is being replaced. */
   private pending: string[] = [];
@@ -64,7 +66,7 @@ class ShellProcess implements TerminalProcess {
       cwd: this.options.cwd ?? this.runtime.workspace,
       env: this.options.env ?? {},
       envFile: this.envFile,
-      ...(this.state !== null ? { state: this.state } : {}),
+      ...(this.state !== null ? { state: this.state, history: [...this.history] } : {}),
       ...(interrupted ? { interrupted: true } : {}),
     };
     conn.post(init, transferables([{ op: "put", entries: init.fs }]));
@@ -82,14 +84,16 @@ class ShellProcess implements TerminalProcess {
     if (conn !== this.conn) return;
     switch (m.t) {
       case "data":
-        this.out.emit(m.text);
-        break;
-      case "busy":
-        this.busy = m.busy;
-        if (!m.busy) this.clearKillTimer();
-        break;
-      case "state":
-        this.state = m.state;
+        if (m.state !== undefined) this.state = m.state;
+        if (m.historyAdd !== undefined) {
+          this.history.push(m.historyAdd);
+          if (this.history.length > EMBEDDED.historySize) this.history.splice(0, this.history.length - EMBEDDED.historySize);
+        }
+        if (m.busy !== undefined) {
+          this.busy = m.busy;
+          if (!m.busy) this.clearKillTimer();
+        }
+        if (m.text !== "") this.out.emit(m.text);
         break;
       case "exit":
         this.finish(m.code);

@@ -35,6 +35,15 @@ export type { FunctionDefNode, ScriptNode, StatementNode } from "./ast.ts";
 
 // ---------------------------------------------------------------------------------------------------- the rewrite
 
+/** The short trailer's variable: `__sandshell_status=$?` ends a line that cannot change functions or arrays. */
+export const STATUS_VARIABLE = "__sandshell_status";
+
+/** `__sandshell_status=$?`: the line ran to its end, with this exit code (read from exec()'s final environment). */
+export function statusTrailer(): StatementNode {
+  const assignment = { type: "Assignment", name: STATUS_VARIABLE, value: status(), append: false, array: null };
+  return statementOf({ type: "SimpleCommand", name: null, args: [], assignments: [assignment], redirections: [] } as SimpleCommandNode);
+}
+
 /** The trailer's text: $? first (before anything changes it), then what only the shell itself can tell. */
 export const TRAILER_SOURCE =
   `${COMMANDS.state} "$?" "$(compgen -A function 2>/dev/null)" ` +
@@ -58,8 +67,8 @@ export interface RewriteOptions {
   onFunction?: (record: FunctionRecord) => number;
   /** Statements run first, silently (arrays carried over). */
   prelude?: StatementNode[];
-  /** Appended at the end (the state trailer). */
-  trailer?: StatementNode;
+  /** Appended at the end (the state trailer), chosen once the line is parsed. */
+  trailer?: (ast: ScriptNode) => StatementNode;
   /** After each top-level statement, `__sandshell_release "$?"` (a job's: the large files it used are given back). */
   releaseAfterStatements?: boolean;
   /** After each statement whose output streams, `__sandshell_nounset "$?"` (the line may have `set -u` on). */
@@ -272,7 +281,7 @@ export function rewriteScript(ast: ScriptNode, options: RewriteOptions): ScriptN
     statements: [
       ...(prelude.length > 0 ? [statementOf(group(prelude, [redirect(null, ">", "/dev/null"), redirect(2, ">&", "1")]))] : []),
       ...statements,
-      ...(options.trailer ? [options.trailer] : []),
+      ...(options.trailer ? [options.trailer(ast)] : []),
     ],
   };
 }

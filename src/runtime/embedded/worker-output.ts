@@ -3,7 +3,10 @@
 // message per frame, not one per line. The end of what was printed is kept, to tell an interpreter's error from `exit`.
 
 import { EMBEDDED } from "./config.ts";
-import type { Post } from "./protocol.ts";
+import type { Post, WorkerToHost } from "./protocol.ts";
+
+/** What goes out with the output: the `data` message's other fields. */
+export type OutputNews = Omit<Extract<WorkerToHost, { t: "data" }>, "t" | "text">;
 
 /** How much of the end of the output `recent` keeps. */
 const RECENT_CHARS = 2_000;
@@ -37,17 +40,17 @@ export class WorkerOutput {
     }, EMBEDDED.outputFlushMs);
   }
 
-  /** Posts what is buffered now. */
-  flush(): void {
+  /** Posts what is buffered now, with `news` (the shell's busy state, its state after a line…). */
+  flush(news?: OutputNews): void {
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
     }
     this.lastFlush = Date.now();
-    if (this.buffer === "") return;
+    if (this.buffer === "" && news === undefined) return;
     const text = this.buffer;
     this.buffer = "";
-    this.post({ t: "data", text });
+    this.post({ t: "data", text, ...news });
   }
 
   resetRecent(): void {
