@@ -326,6 +326,11 @@ export class MirroredFs extends InMemoryFs {
   override async readFile(path: string, options?: Parameters<InMemoryFs["readFile"]>[1]): Promise<string> {
     const tty = await this.ttyRead(path);
     if (tty !== null) return tty;
+    // just-bash turns bytes into a binary string 65,536 arguments at a time, which overflows a browser worker's
+    // stack: a file over 64 KiB could not be read as bytes there (`wc`, `head -c` said "No such file")
+    const enc = encodingOf(options as Enc);
+    if (enc === "binary" || enc === "latin1") return bytesToLatin1(await this.readFileBuffer(path));
+    if (enc === "base64") return btoa(bytesToLatin1(await this.readFileBuffer(path)));
     const text = await super.readFile(path, options);
     const next = this.nextRead;
     if (next === null || !next.matches(normalizePath(path))) return text;
@@ -336,7 +341,7 @@ export class MirroredFs extends InMemoryFs {
   override async readFileBytes(path: string): Promise<Awaited<ReturnType<InMemoryFs["readFileBytes"]>>> {
     const tty = await this.ttyRead(path);
     if (tty !== null) return bytesToLatin1(new TextEncoder().encode(tty)) as unknown as Awaited<ReturnType<InMemoryFs["readFileBytes"]>>;
-    return super.readFileBytes(path);
+    return bytesToLatin1(await this.readFileBuffer(path)) as unknown as Awaited<ReturnType<InMemoryFs["readFileBytes"]>>;
   }
 
   override async readFileBuffer(path: string): Promise<Uint8Array> {
