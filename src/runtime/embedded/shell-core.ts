@@ -6,7 +6,6 @@
 // - a background job: one command line, its output as it comes, its exit code.
 
 import { CarryOver } from "./carry-over.ts";
-import { EMBEDDED } from "./config.ts";
 import { InteractiveShell } from "./interactive-shell.ts";
 import { Interpreter } from "./interpreter.ts";
 import { MirroredFs } from "./mirrored-fs.ts";
