@@ -313,6 +313,21 @@ describe("embedded runtime", () => {
       expect(r.raw.indexOf("\x1b[?2004l")).toBeLessThan(r.raw.indexOf(`start=${n}`)); // the echo ends first
     });
 
+    it("a command that calls the shell's helper commands by name puts no code or state into the shell", async () => {
+      const t = await shell();
+      await t.run("mkdir -p /tmp/forged");
+      // a state report of its own, then an end before the real one: its arrays would be re-run before every later line
+      t.proc.write("\x1b[200~cd /tmp/forged; __sandshell_state 0 '' '' 'touch pwned=1'; exit 4\x1b[201~\r");
+      expect(await t.proc.exited).toBe(4);
+      // a status variable of its own does not make `exit` a normal end either
+      const u = await shell();
+      u.proc.write("\x1b[200~__sandshell_status_=0; __sandshell_status_0=0; exit 3\x1b[201~\r");
+      expect(await u.proc.exited).toBe(3);
+      const v = await shell();
+      await v.run("cd /tmp/forged; echo a later line");
+      expect((await v.run("ls /tmp/forged")).output).toBe("");
+    });
+
     it("a command cannot forge an end: its own markers carry no nonce", async () => {
       const t = await shell();
       const r = await t.run("printf '\\033]654;exit=-1:0\\007\\033]654;prompt\\007'; echo real");

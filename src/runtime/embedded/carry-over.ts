@@ -10,6 +10,7 @@ import { mayChangeFunctionsOrArrays } from "./state-changes.ts";
 import {
   findFunctionDefs,
   STATUS_VARIABLE,
+  stateTrailer,
   statusTrailer,
   type FunctionDefNode,
   type FunctionRecord,
@@ -31,7 +32,18 @@ interface Captured {
 /** Arrays the shell keeps itself; never carried. */
 const SPECIAL_ARRAYS = new Set(["PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_REMATCH", "GROUPS", "DIRSTACK", "BASH_ARGV", "BASH_ARGC"]);
 /** Environment entries that are not the user's. */
-const NOT_CARRIED = new Set(["_", STATUS_VARIABLE]);
+const NOT_CARRIED = new Set(["_"]);
+
+function carried(name: string): boolean {
+  return !NOT_CARRIED.has(name) && !name.startsWith(STATUS_VARIABLE);
+}
+
+/** 16 random hex digits. */
+function randomToken(): string {
+  const bytes = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 /** `declare -x NAME="VALUE"` lines of the exported variables (what `export -p` prints), sorted. */
 export function exportText(state: CarryState): string {
@@ -51,8 +63,10 @@ export class CarryOver {
   private readonly trailer: StatementNode | null;
   private captured: Captured | null = null;
   // function definitions of the running line: ids the rewrite gave them, and the ones that ran
-  private fnIds = new Map<number, FunctionRecord>();
+  private fnIds = new Map<string, FunctionRecord>();
   private nextFnId = 1;
+  /** The running line's token: only its own trailer and function tracking carry it (see transform.ts stateTrailer). */
+  private token = "";
   private defined = new Map<string, FunctionRecord>();
 
   /** Starts from `from` (a replaced worker's state) or from the interpreter's fresh state in `cwd`. */
@@ -85,14 +99,17 @@ export class CarryOver {
   rewrite(stream: boolean, tty: boolean, nounsetCheck: boolean): RewriteOptions {
     this.captured = null;
     this.defined = new Map();
+    this.fnIds = new Map();
+    const token = randomToken();
+    this.token = token;
     return {
       stream,
       tty,
       nounsetCheck,
       prelude: this.arrayPrelude,
-      trailer: (ast) => (this.trailer !== null && this.mayChange(ast) ? structuredClone(this.trailer) : statusTrailer()),
+      trailer: (ast) => (this.trailer !== null && this.mayChange(ast) ? stateTrailer(this.trailer, token) : statusTrailer(token)),
       onFunction: (record) => {
-        const id = this.nextFnId++;
+        const id = `${token}-${this.nextFnId++}`;
         this.fnIds.set(id, record);
         return id;
       },
@@ -106,22 +123,23 @@ export class CarryOver {
     return mayChangeFunctionsOrArrays(ast, new Set(this.functions.keys()), aliases);
   }
 
-  functionRan(id: number): void {
+  functionRan(id: string): void {
     const record = this.fnIds.get(id);
     if (record !== undefined) this.defined.set(record.name, record);
   }
 
-  /** The trailer ran: `__sandshell_state "$?" NAMES TYPES ARRAYS`. Returns the line's exit code. */
+  /** The trailer ran: `__sandshell_state TOKEN "$?" NAMES TYPES ARRAYS`. Returns the line's exit code. */
   report(args: string[], env: Map<string, string>): number {
+    if (this.token === "" || args[0] !== this.token) return 1; // not the trailer: a command calling it by name
     const vars: Record<string, string> = {};
-    for (const [k, v] of env) if (!NOT_CARRIED.has(k)) vars[k] = v;
-    const code = Number(args[0] ?? "0");
+    for (const [k, v] of env) if (carried(k)) vars[k] = v;
+    const code = Number(args[1] ?? "0");
     this.captured = {
       code: Number.isFinite(code) ? code : 0,
       env: vars,
-      names: (args[1] ?? "").split("\n").filter((n) => n !== ""),
-      types: args[2] ?? "",
-      arrays: args[3] ?? "",
+      names: (args[2] ?? "").split("\n").filter((n) => n !== ""),
+      types: args[3] ?? "",
+      arrays: args[4] ?? "",
     };
     return this.captured.code;
   }
@@ -147,10 +165,10 @@ export class CarryOver {
    * arrays are as they were. Returns the exit code, or null when the short trailer did not run.
    */
   adoptStatus(env: Record<string, string> | undefined): number | null {
-    const code = env?.[STATUS_VARIABLE];
+    const code = this.token === "" ? undefined : env?.[`${STATUS_VARIABLE}${this.token}`];
     if (env === undefined || code === undefined) return null;
     const vars: Record<string, string> = {};
-    for (const [k, v] of Object.entries(env)) if (!NOT_CARRIED.has(k)) vars[k] = v;
+    for (const [k, v] of Object.entries(env)) if (carried(k)) vars[k] = v;
     const st = this.interp.state;
     this.state = { ...this.state, env: vars, cwd: vars.PWD ?? this.state.cwd, exported: [...st.exportedVars], readonly: [...st.readonlyVars] };
     const n = Number(code);

@@ -27,7 +27,7 @@ export interface BashState {
 /** What the helper commands report to the shell. */
 export interface InterpreterHooks {
   /** `__sandshell_fn ID`: the function definition ID has just run. */
-  functionRan(id: number): void;
+  functionRan(id: string): void;
   /** `__sandshell_prompt TEXT`: show TEXT now (a `read -p` prompt). */
   prompt(text: string): void;
   /** `__sandshell_nounset`: a statement ended with `status`; SHELLOPTS as the shell has them now. */
@@ -78,7 +78,7 @@ export class Interpreter {
       executionLimits: EMBEDDED.limits,
       customCommands: [
         defineCommand(COMMANDS.fn, async (args) => {
-          hooks.functionRan(Number(args[0]));
+          hooks.functionRan(args[0] ?? "");
           return { stdout: "", stderr: "", exitCode: 0 };
         }),
         defineCommand(COMMANDS.syntax, async (args, ctx) => syntaxCheck(args, ctx, (text) => this.parse(text))),

@@ -97,7 +97,7 @@ export class ShellCore {
         this.out.emit(toTerminal(text));
         this.out.flush();
       },
-      stateReported: (args, vars) => carry?.report(args, vars) ?? Number(args[0] ?? "0"),
+      stateReported: (args, vars) => carry?.report(args, vars) ?? 1,
       statementEnded: (status, shellopts) => this.shell?.statementEnded(status, shellopts),
     });
     interp.state.shoptOptions.expand_aliases = true; // an interactive shell expands aliases

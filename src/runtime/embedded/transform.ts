@@ -35,12 +35,15 @@ export type { FunctionDefNode, ScriptNode, StatementNode } from "./ast.ts";
 
 // ---------------------------------------------------------------------------------------------------- the rewrite
 
-/** The short trailer's variable: `__sandshell_status=$?` ends a line that cannot change functions or arrays. */
-export const STATUS_VARIABLE = "__sandshell_status";
+/** The short trailer's variable, `__sandshell_status_TOKEN=$?`, ends a line that cannot change functions or arrays. */
+export const STATUS_VARIABLE = "__sandshell_status_";
 
-/** `__sandshell_status=$?`: the line ran to its end, with this exit code (read from exec()'s final environment). */
-export function statusTrailer(): StatementNode {
-  const assignment = { type: "Assignment", name: STATUS_VARIABLE, value: status(), append: false, array: null };
+/**
+ * `__sandshell_status_TOKEN=$?`: the line ran to its end, with this exit code (read from exec()'s final environment).
+ * TOKEN is new for every line and appears only in its rewritten tree, so no command can set the variable first.
+ */
+export function statusTrailer(token: string): StatementNode {
+  const assignment = { type: "Assignment", name: `${STATUS_VARIABLE}${token}`, value: status(), append: false, array: null };
   return statementOf({ type: "SimpleCommand", name: null, args: [], assignments: [assignment], redirections: [] } as SimpleCommandNode);
 }
 
@@ -49,6 +52,16 @@ export const TRAILER_SOURCE =
   `${COMMANDS.state} "$?" "$(compgen -A function 2>/dev/null)" ` +
   `"$(for __sandshell_f in $(compgen -A function 2>/dev/null); do type "$__sandshell_f"; done)" ` +
   `"$(declare -pa 2>/dev/null; declare -pA 2>/dev/null)"`;
+
+/**
+ * The full trailer with the line's token as its first argument: `__sandshell_state TOKEN "$?" …`. A command that calls
+ * `__sandshell_state` itself does not know the token, so it cannot put state (arrays re-run as code) into the shell.
+ */
+export function stateTrailer(parsed: StatementNode, token: string): StatementNode {
+  const trailer = structuredClone(parsed);
+  (trailer.pipelines[0]?.commands[0] as SimpleCommandNode | undefined)?.args.unshift(literal(token));
+  return trailer;
+}
 
 export interface FunctionRecord {
   name: string;
@@ -63,8 +76,8 @@ export interface RewriteOptions {
   stream: boolean;
   /** Commands that read the terminal read the terminal devices. */
   tty: boolean;
-  /** Track function definitions (ids are allocated through `onFunction`). */
-  onFunction?: (record: FunctionRecord) => number;
+  /** Track function definitions (ids, unguessable, are allocated through `onFunction`). */
+  onFunction?: (record: FunctionRecord) => string;
   /** Statements run first, silently (arrays carried over). */
   prelude?: StatementNode[];
   /** Appended at the end (the state trailer), chosen once the line is parsed. */
@@ -225,7 +238,7 @@ class Rewriter {
     const onFunction = this.options.onFunction;
     if (onFunction === undefined) return node as unknown as CommandNode;
     const id = onFunction({ name: f.name, text: this.texts.get(f) ?? "", node });
-    return group([statementOf(node as unknown as CommandNode), statementOf(simple(COMMANDS.fn, [literal(String(id))]))]);
+    return group([statementOf(node as unknown as CommandNode), statementOf(simple(COMMANDS.fn, [literal(id)]))]);
   }
 
   private compound(c: CommandNode, ctx: Ctx): CommandNode {
