@@ -288,6 +288,8 @@ export const EMBEDDED = {
   historySize: 500,
   /** A longer command line is not kept in the history (a pasted 5 MB line would be kept 500 times over). */
   historyMaxEntryChars: 64 * 1024,
+  /** Keys typed ahead that no command has read yet are kept up to this many characters; more are dropped. */
+  maxTypeaheadChars: 1024 * 1024,
   /** Files, folders and links the file system may hold (workspace and /tmp); past it, creating one fails with ENOSPC. */
   maxFiles: 20_000,
   /**

@@ -369,6 +369,21 @@ describe("embedded runtime", () => {
       expect((await t.run("lib hi")).output).toBe("lib says hi\n");
     });
 
+    it("keys sent while a command does not read are kept up to a bound; the rest is dropped", async () => {
+      const t = await shell();
+      const n = t.promptCount();
+      t.proc.write("sleep 0.3\r");
+      t.proc.write("x".repeat(EMBEDDED.maxTypeaheadChars + 4096) + "\r");
+      await t.prompts(n + 1);
+      const longestRun = (raw: string): number => Math.max(0, ...(raw.match(/x{1000,}/g) ?? []).map((r) => r.length));
+      await t.waitFor((raw) => longestRun(raw) >= EMBEDDED.maxTypeaheadChars);
+      const m = t.promptCount();
+      t.proc.write("\x03"); // drops the line the kept keys made (their Enter was past the bound)
+      await t.prompts(m + 1);
+      expect(longestRun(t.raw)).toBe(EMBEDDED.maxTypeaheadChars);
+      expect((await t.run("echo still here")).output).toBe("still here\n");
+    });
+
     it("keys typed while a command runs are handled after it", async () => {
       const t = await shell();
       const n = t.promptCount();

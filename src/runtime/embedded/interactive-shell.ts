@@ -148,15 +148,14 @@ export class InteractiveShell {
       const cc = data.indexOf("\x03");
       const before = cc === -1 ? data : data.slice(0, cc);
       if (before !== "") {
-        if (this.tty !== null) this.typeahead += this.tty.feed(before);
-        else this.typeahead += before;
+        this.keep(this.tty !== null ? this.tty.feed(before) : before);
       }
       if (cc !== -1) this.interrupt();
       this.out.flush();
       return;
     }
     if (!this.editor.reading) {
-      this.typeahead += data;
+      this.keep(data);
       return;
     }
     const { event, rest } = this.editor.feed(data);
@@ -165,6 +164,15 @@ export class InteractiveShell {
       this.onEditorEvent(event);
     }
     this.out.flush();
+  }
+
+  /**
+   * Keeps keys nobody reads yet, up to EMBEDDED.maxTypeaheadChars: past it they are dropped, as a terminal's input
+   * queue drops what overflows it (a command that never reads would otherwise collect every key sent meanwhile).
+   */
+  private keep(data: string): void {
+    const room = EMBEDDED.maxTypeaheadChars - this.typeahead.length;
+    if (room > 0) this.typeahead += data.length <= room ? data : data.slice(0, room);
   }
 
   private onEditorEvent(event: EditorEvent): void {
