@@ -6,7 +6,7 @@
 // the bytes when a command reads the file (read).
 
 import { EMBEDDED } from "../../limits.ts";
-import type { MirrorStore } from "./mirror.ts";
+import type { MirrorStore } from "./mirror-store.ts";
 import type { FsEntry, FsOp, InitMessage } from "./protocol.ts";
 import type { WorkerConnection } from "./worker-connection.ts";
 

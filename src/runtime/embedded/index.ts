@@ -3,11 +3,13 @@
 // (shell-core.ts and what it imports).
 //
 // Page side:   index.ts (the Runtime) ─ standby.ts (workers booted ahead) ─ worker-connection.ts (one worker)
-//              fs-fanout.ts (every change to the mirror and every worker) ─ mirror.ts (the mirror, runtime.fs)
+//              fs-fanout.ts (every change to the mirror and every worker) ─ mirror-store.ts (the mirror) ─ mirror-fs.ts
+//              (runtime.fs over it)
 //              shell-process.ts, job-process.ts (the two kinds of TerminalProcess)
-// Worker side: shell-core.ts ─ interpreter.ts (just-bash set up) ─ interactive-shell.ts ─ carry-over.ts
-//              transform.ts (the command line's rewrite) ─ mirrored-fs.ts (the worker's file system and devices)
-// Between:     protocol.ts (the messages), transport.ts (Web Worker or worker_threads)
+// Worker side: shell-core.ts ─ interpreter.ts (just-bash set up) ─ interactive-shell.ts ─ carry-over.ts (state from
+//              line to line) + state-changes.ts ─ transform.ts (the command line's rewrite) ─ mirrored-fs.ts (the
+//              worker's file system, larger files as stubs) + devices.ts
+// Between:     protocol.ts (the messages), transport.ts (Web Worker or worker_threads), fs-errors.ts
 //
 // Markers: `interactive`, `start=N`, `exit=N:CODE`, `cwd=N:PATH`, `prompt`, N = markerNonce. Command output cannot
 // forge them: the nonce is never visible to the shell (not in its environment or files).
@@ -26,7 +28,9 @@ import type {
 } from "../types.ts";
 import { FsFanout } from "./fs-fanout.ts";
 import { JobProcess } from "./job-process.ts";
-import { DEFAULT_BOUNDS, MirrorFs, MirrorStore } from "./mirror.ts";
+import { DEFAULT_BOUNDS } from "./fs-errors.ts";
+import { MirrorFs } from "./mirror-fs.ts";
+import { MirrorStore } from "./mirror-store.ts";
 import type { ProcessHost } from "./process-host.ts";
 import type { FsBounds, FsOp, InitMessage, WorkerMemory } from "./protocol.ts";
 import { ShellProcess } from "./shell-process.ts";

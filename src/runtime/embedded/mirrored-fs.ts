@@ -9,8 +9,9 @@
 // bytes this worker holds) and EMBEDDED.maxFiles; past one a write fails with ENOSPC and says what to do instead.
 
 import { InMemoryFs } from "just-bash/browser";
-import { DEVICES, EMBEDDED, UNMIRRORED_PREFIXES } from "./config.ts";
-import { spaceDetail } from "./mirror.ts";
+import { EMBEDDED, UNMIRRORED_PREFIXES } from "./config.ts";
+import { bytesToLatin1, type DeviceHooks, Devices, type Enc, encodingOf, ttyKind } from "./devices.ts";
+import { spaceDetail } from "./fs-errors.ts";
 import type { FsBounds, FsEntry, FsOp } from "./protocol.ts";
 import { isInside as isUnder, normalizePath } from "../../lib/paths.ts";
 
@@ -36,54 +37,6 @@ interface InMemoryInternals {
 
 type Stat = Awaited<ReturnType<InMemoryFs["stat"]>>;
 
-/**
- * How a running command reads the terminal: to end of input (C-d), one line, or a count of lines or characters
- * (characters end early at Enter, as `read -n` does). Silent reads are not echoed.
- */
-export type TtyKind = "eof" | "line" | "line-silent" | { lines: number } | { chars: number; silent: boolean };
-
-export interface DeviceHooks {
-  /** Output of a statement: text (already decoded). */
-  output(text: string): void;
-  /** Input from the terminal, as text. */
-  readTty(kind: TtyKind): Promise<string>;
-  /** The bytes of the page's file at `path` (a stub is read); null when the page has no such file. */
-  fetch(path: string): Promise<Uint8Array | null>;
-}
-
-type Enc = string | { encoding?: string | null } | null | undefined;
-
-function encodingOf(options: Enc): string {
-  if (typeof options === "string") return options;
-  return options?.encoding ?? "utf8";
-}
-
-function latin1ToBytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
-  return out;
-}
-
-function bytesToLatin1(b: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode(...b.subarray(i, i + 8192));
-  return s;
-}
-
-function ttyKind(path: string): TtyKind | null {
-  const p = normalizePath(path);
-  if (p === DEVICES.tty) return "eof";
-  if (p === DEVICES.ttyLine) return "line";
-  if (p === DEVICES.ttyLineSilent) return "line-silent";
-  if (p.startsWith(DEVICES.ttyCounted)) {
-    const m = /^(lines|chars|chars-silent)-([1-9][0-9]{0,8})$/.exec(p.slice(DEVICES.ttyCounted.length));
-    if (m === null) return null;
-    const n = Number(m[2]);
-    return m[1] === "lines" ? { lines: n } : { chars: n, silent: m[1] === "chars-silent" };
-  }
-  return null;
-}
-
 function mirrored(path: string): boolean {
   return !UNMIRRORED_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
@@ -99,9 +52,10 @@ export class MirroredFs extends InMemoryFs {
   private depth = 0;
   /** Applying the page's changes: nothing is reported. */
   private muted = 0;
-  private readonly decoder = new TextDecoder("utf-8");
   private report: (ops: FsOp[]) => void = () => undefined;
   private hooks: DeviceHooks | null = null;
+  /** The terminal devices (config.ts DEVICES) and /dev/null. */
+  private readonly devices = new Devices(() => this.hooks);
   /** Entries of the interpreter's own layout (/bin, /dev, /proc…), which do not count toward EMBEDDED.maxFiles. */
   private layoutEntries = 0;
   /** Rewrites the text of the next read of a file that matches (a script's, interpreter.ts), then disarms. */
@@ -294,29 +248,7 @@ export class MirroredFs extends InMemoryFs {
     return entries.length > 0 ? [{ op: "put", entries }] : null;
   }
 
-  // -------------------------------------------------------------------------------------------- devices
-
-  private deviceWrite(path: string, content: Uint8Array | string, options: Enc): boolean {
-    const p = normalizePath(path);
-    // /dev/null is a plain file to just-bash's InMemoryFs: what is written there would be kept (and read back)
-    if (p === "/dev/null") return true;
-    if (p !== DEVICES.out && p !== DEVICES.tty) return false; // writing to /dev/tty is writing to the terminal
-    if (this.hooks === null) return true;
-    let text: string;
-    if (typeof content !== "string") text = this.decoder.decode(content, { stream: true });
-    else {
-      const enc = encodingOf(options);
-      text = enc === "binary" || enc === "latin1" ? this.decoder.decode(latin1ToBytes(content), { stream: true }) : content;
-    }
-    if (text !== "") this.hooks.output(text);
-    return true;
-  }
-
-  private async ttyRead(path: string): Promise<string | null> {
-    const kind = ttyKind(path);
-    if (kind === null) return null;
-    return this.hooks === null ? "" : this.hooks.readTty(kind);
-  }
+  // -------------------------------------------------------------------------------------------- devices and reads
 
   /** The next successful read as text of a file whose path `matches` gets `rewrite(text)` instead (null: none). */
   rewriteNextRead(matches: ((path: string) => boolean) | null, rewrite: ((text: string) => string) | null): void {
@@ -324,7 +256,7 @@ export class MirroredFs extends InMemoryFs {
   }
 
   override async readFile(path: string, options?: Parameters<InMemoryFs["readFile"]>[1]): Promise<string> {
-    const tty = await this.ttyRead(path);
+    const tty = await this.devices.read(path);
     if (tty !== null) return tty;
     // just-bash turns bytes into a binary string 65,536 arguments at a time, which overflows a browser worker's
     // stack: a file over 64 KiB could not be read as bytes there (`wc`, `head -c` said "No such file")
@@ -339,13 +271,13 @@ export class MirroredFs extends InMemoryFs {
   }
 
   override async readFileBytes(path: string): Promise<Awaited<ReturnType<InMemoryFs["readFileBytes"]>>> {
-    const tty = await this.ttyRead(path);
+    const tty = await this.devices.read(path);
     if (tty !== null) return bytesToLatin1(new TextEncoder().encode(tty)) as unknown as Awaited<ReturnType<InMemoryFs["readFileBytes"]>>;
     return bytesToLatin1(await this.readFileBuffer(path)) as unknown as Awaited<ReturnType<InMemoryFs["readFileBytes"]>>;
   }
 
   override async readFileBuffer(path: string): Promise<Uint8Array> {
-    const tty = await this.ttyRead(path);
+    const tty = await this.devices.read(path);
     if (tty !== null) return new TextEncoder().encode(tty);
     return super.readFileBuffer(path);
   }
@@ -367,14 +299,14 @@ export class MirroredFs extends InMemoryFs {
   // -------------------------------------------------------------------------------------------- changes
 
   override async writeFile(path: string, content: Uint8Array | string, options?: Parameters<InMemoryFs["writeFile"]>[2]): Promise<void> {
-    if (this.deviceWrite(path, content, options as Enc)) return;
+    if (this.devices.write(path, content, options as Enc)) return;
     const p = normalizePath(path);
     this.assertCanCreate(p);
     await this.track(() => this.bounded(() => super.writeFile(path, content, options)), () => this.putOf(p));
   }
 
   override async appendFile(path: string, content: Uint8Array | string, options?: Parameters<InMemoryFs["appendFile"]>[2]): Promise<void> {
-    if (this.deviceWrite(path, content, options as Enc)) return;
+    if (this.devices.write(path, content, options as Enc)) return;
     const p = normalizePath(path);
     const before = this.internals.data.get(p);
     const prevLen = before?.type === "file" && "content" in before && before.content instanceof Uint8Array ? before.content.length : null;

@@ -3,7 +3,7 @@
 // interactive shell feeds it the keys that arrive while the command runs and keeps what it does not take as
 // typeahead.
 
-import type { TtyKind } from "./mirrored-fs.ts";
+import type { TtyKind } from "./devices.ts";
 
 /** Cooked-mode reading of the terminal by a running command (`cat`, `read`, `head -n 1`): echo, backspace, Enter, C-d. */
 export class TtyRead {
