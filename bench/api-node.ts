@@ -1,16 +1,17 @@
-// The Node-entry part of issue 4's API bench: `bash echo hi` through sandbox.callTool (tolerant arguments, guard,
-// queue, shell, result formatting, audit log), p50/p99 over 500 calls per runtime, after a warm-up. Beside it, the
-// same call with the arguments as a raw JSON string, and the bare ShellSession round trip underneath, so that the
-// tools layer's own cost shows.
+// The Node-entry part of the API bench: `bash echo hi` through sandbox.callTool (tolerant arguments, guard, queue,
+// shell, result formatting, audit log), p50/p99 over 500 calls per runtime, after a warm-up. Beside it, the same call
+// with the arguments as a raw JSON string, the bare ShellSession round trip underneath, and (embedded) the floor:
+// just-bash's own `exec("echo hi")` in this thread, in the same round-robin, so that each layer's cost shows.
 //
 //   npx tsx bench/api-node.ts [--runs 500] [--runtime node|embedded|all]
 //
 // Prints one JSON object.
 
 import { pathToFileURL } from "node:url";
+import { Bash, InMemoryFs } from "just-bash/browser";
+import { createEmbeddedRuntime } from "../src/runtime/embedded/index.ts";
 import { createSandbox, type Sandbox } from "../src/node.ts";
 import { stats, type Stats } from "./stats.ts";
-
 
 /** Runs the cases round-robin (so that warm-up, GC and machine noise fall on all alike); milliseconds per call. */
 async function measure(runs: number, cases: Record<string, () => Promise<void>>): Promise<Record<string, Stats>> {
@@ -27,8 +28,15 @@ async function measure(runs: number, cases: Record<string, () => Promise<void>>)
   return Object.fromEntries(names.map((n) => [n, stats(samples[n]!)]));
 }
 
+/** just-bash's own `exec("echo hi")`, alone in a loop (no other work between calls): the floor at its lowest. */
+export async function floorAlone(runs: number): Promise<Stats> {
+  const bash = new Bash({ fs: new InMemoryFs() });
+  return (await measure(runs, { floor: async () => void (await bash.exec("echo hi")) })).floor!;
+}
+
 export async function benchApiNode(kind: "node" | "embedded", runs: number): Promise<Record<string, Stats>> {
   const sb: Sandbox = await createSandbox({ runtime: kind, approver: "deny" });
+  const bash = new Bash({ fs: new InMemoryFs() });
   try {
     const check = (text: string): void => {
       if (!text.startsWith("hi\n")) throw new Error(`unexpected result: ${JSON.stringify(text.slice(0, 200))}`);
@@ -37,10 +45,39 @@ export async function benchApiNode(kind: "node" | "embedded", runs: number): Pro
       callTool: async () => check((await sb.callTool("bash", { command: "echo hi" })).content[0]!.text),
       callToolRawJson: async () => check((await sb.callTool("bash", '{"command": "echo hi"}')).content[0]!.text),
       session: async () => check((await sb.session.run("echo hi")).output),
+      ...(kind === "embedded"
+        ? {
+            floor: async () => {
+              if ((await bash.exec("echo hi")).stdout !== "hi\n") throw new Error("unexpected floor output");
+            },
+          }
+        : {}),
     });
   } finally {
     await sb.close();
   }
+}
+
+/** The embedded runtime's first prompt in Node: from creating the runtime (its first worker) to the shell's prompt. */
+export async function firstPromptNode(times: number): Promise<{ runs: number; medianMs: number; samplesMs: number[] }> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t0 = performance.now();
+    const runtime = await createEmbeddedRuntime();
+    const shell = await runtime.spawnShell({ cols: 80, rows: 24 });
+    await new Promise<void>((resolve) => {
+      let seen = "";
+      shell.onData((d) => {
+        seen += d;
+        if (seen.includes("\x1b]654;prompt\x07")) resolve();
+      });
+    });
+    samples.push(Math.round((performance.now() - t0) * 10) / 10);
+    shell.kill();
+    await runtime.dispose();
+  }
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { runs: times, medianMs: sorted[Math.floor(sorted.length / 2)] ?? NaN, samplesMs: samples };
 }
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {

@@ -285,10 +285,18 @@ export const EMBEDDED = {
     maxJqIterations: 10_000_000,
     /** Function recursion depth (just-bash default; stops `f(){ f; }; f` and `:(){ :|:& };:` in ~10 ms). */
     maxCallDepth: 100,
-    /** Output of one command line, pipe stages included (default 256 MiB). */
+    /**
+     * Output of one command line, pipe stages and output written to files included (default 256 MiB): past it the
+     * command stops with an error. A statement's output is held in its worker until the statement ends.
+     */
     maxOutputSize: 64 * 1024 * 1024,
-    /** Bytes the in-memory file system may hold (default 1 GiB); it exists once per worker and once in the mirror. */
-    maxFileSystemBytes: 256 * 1024 * 1024,
+    /**
+     * Bytes of all files together (workspace, /tmp, spill files): the page's copy refuses a write past it with
+     * ENOSPC, and so does each worker's (default 1 GiB). A worker holds only the files it wrote or read (larger
+     * files come from the page on first read: inlineFileBytes), so one file costs its size about twice, not once
+     * per job.
+     */
+    maxFileSystemBytes: 128 * 1024 * 1024,
     /** Wall time of one command line (default 1 h, kept): a backstop behind C-c and the session's hard timeout. */
     maxExecutionTimeMs: 60 * 60 * 1_000,
   } satisfies NonNullable<BashOptions["executionLimits"]>,
@@ -303,6 +311,19 @@ export const EMBEDDED = {
   dataChunkChars: 16 * 1024,
   /** Commands kept in the line editor's history. */
   historySize: 500,
+  /** A longer command line is not kept in the history (a pasted 5 MB line would be kept 500 times over). */
+  historyMaxEntryChars: 64 * 1024,
+  /** Keys typed ahead that no command has read yet are kept up to this many characters; more are dropped. */
+  maxTypeaheadChars: 1024 * 1024,
+  /** Files, folders and links the file system may hold (workspace and /tmp); past it, creating one fails with ENOSPC. */
+  maxFiles: 20_000,
+  /**
+   * A file larger than this reaches a worker (a job's, the shell's after a C-c) as its size only; its bytes are sent
+   * when a command there first reads it. Smaller files are sent whole, up to `inlineSnapshotBytes` per new worker.
+   */
+  inlineFileBytes: 64 * 1024,
+  /** Bytes of small files sent whole to a new worker; the rest come on first read, as larger files do. */
+  inlineSnapshotBytes: 8 * 1024 * 1024,
   /** File system changes from the page are sent to workers in batches at most this late. */
   fsBatchMs: 4,
   /** A worker is kept booted ahead (so that a C-c that must end a worker is over quickly); a new one is started this

@@ -17,6 +17,7 @@
 // - Merged, entries come out in the order they were recorded (seq).
 
 import { AUDIT } from "../limits.ts";
+import { headOf } from "../lib/text.ts";
 import { sha256Hex } from "./sha256.ts";
 import { Listeners } from "../lib/listeners.ts";
 import { NoiseRoom } from "./noise.ts";
@@ -74,14 +75,14 @@ export function roomOf(type: AuditType, data: Record<string, unknown>): AuditRoo
 /** A command as the log keeps it: whole, or (longer than the limit) its length, SHA-256 and head. */
 export function auditCommand(text: string, limits: Pick<AuditLimits, "maxCommandChars" | "maxTextChars"> = AUDIT): string | Record<string, unknown> {
   if (text.length <= limits.maxCommandChars) return text;
-  return { chars: text.length, sha256: sha256Hex(text), head: text.slice(0, limits.maxTextChars) };
+  return { chars: text.length, sha256: sha256Hex(text), head: headOf(text, limits.maxTextChars) };
 }
 
 /** A copy safe to keep: commands whole (or hashed), other long strings cut, depth bounded, cycles broken. */
 export function auditValue(value: unknown, limits: AuditLimits = AUDIT, key = "", depth = 0): unknown {
   if (typeof value === "string") {
     if (COMMAND_KEYS.has(key)) return auditCommand(value, limits);
-    return value.length > limits.maxTextChars ? `${value.slice(0, limits.maxTextChars)}… [${value.length} characters]` : value;
+    return value.length > limits.maxTextChars ? `${headOf(value, limits.maxTextChars)}… [${value.length} characters]` : value;
   }
   if (value === null || typeof value !== "object") return typeof value === "bigint" ? String(value) : value;
   if (depth >= 6) return "[…]";

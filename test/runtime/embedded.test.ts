@@ -3,7 +3,7 @@
 // no mocks.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHELL, WORKSPACE } from "../../src/limits.ts";
+import { EMBEDDED, WORKSPACE } from "../../src/limits.ts";
 import { createEmbeddedRuntime } from "../../src/runtime/embedded/index.ts";
 import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
 
@@ -103,6 +103,8 @@ describe("embedded runtime", () => {
     open.push(proc);
     const term = new Term(proc, runtime.markerNonce ?? "");
     await term.prompts(1);
+    // the prompt's text and the line editor's bracketed-paste switch may come in a later piece than the marker
+    await term.waitFor((raw) => raw.endsWith("\x1b[?2004h"));
     term.since();
     return term;
   }
@@ -269,6 +271,24 @@ describe("embedded runtime", () => {
       expect((await t.run("unset -f greet; greet 2>/dev/null || echo gone")).output).toBe("gone\n");
     });
 
+    it("arrays and functions changed in any way carry over, and plain lines keep them (the short trailer)", async () => {
+      const t = await shell();
+      await t.run("declare -a keep=(k1 k2); fill() { filled=(f1 f2); }; addf() { eval 'made() { echo made-ran; }'; }");
+      await t.run("echo a plain line; ls >/dev/null");
+      await t.run("fill");
+      await t.run("read -a fromread <<< 'r1 r2'");
+      await t.run("printf -v 'pv[1]' %s p1");
+      await t.run("let 'lt[2]=7'");
+      await t.run("nums=(1 2 3); (( nums[1]++ ))");
+      await t.run("mapfile -t lines <<< $'m1\nm2'");
+      await t.run("addf");
+      await t.run("x=$(echo sub); cd /tmp; cd - >/dev/null");
+      const r = await t.run('echo "${keep[1]} ${filled[1]} ${fromread[1]} ${pv[1]} ${lt[2]} ${nums[1]} ${lines[1]} $x"; made');
+      expect(r.output).toBe("k2 f2 r2 p1 7 3 m2 sub\nmade-ran\n");
+      await t.run("unset 'keep[0]'; unset -f fill");
+      expect((await t.run('echo "${#keep[@]} $(type -t fill || echo none)"')).output).toBe("1 none\n");
+    });
+
     it("a function with a heredoc and one defined conditionally keep their exact bodies", async () => {
       const t = await shell();
       await t.run("show() {\ncat <<'EOF'\n$literal `kept`\nEOF\n}");
@@ -291,6 +311,21 @@ describe("embedded runtime", () => {
       expect(r.raw.indexOf("out\r\n")).toBeGreaterThan(r.raw.indexOf(`start=${n}`));
       expect(r.raw.indexOf("out\r\n")).toBeLessThan(r.raw.indexOf(`exit=${n}:3`));
       expect(r.raw.indexOf("\x1b[?2004l")).toBeLessThan(r.raw.indexOf(`start=${n}`)); // the echo ends first
+    });
+
+    it("a command that calls the shell's helper commands by name puts no code or state into the shell", async () => {
+      const t = await shell();
+      await t.run("mkdir -p /tmp/forged");
+      // a state report of its own, then an end before the real one: its arrays would be re-run before every later line
+      t.proc.write("\x1b[200~cd /tmp/forged; __sandshell_state 0 '' '' 'touch pwned=1'; exit 4\x1b[201~\r");
+      expect(await t.proc.exited).toBe(4);
+      // a status variable of its own does not make `exit` a normal end either
+      const u = await shell();
+      u.proc.write("\x1b[200~__sandshell_status_=0; __sandshell_status_0=0; exit 3\x1b[201~\r");
+      expect(await u.proc.exited).toBe(3);
+      const v = await shell();
+      await v.run("cd /tmp/forged; echo a later line");
+      expect((await v.run("ls /tmp/forged")).output).toBe("");
     });
 
     it("a command cannot forge an end: its own markers carry no nonce", async () => {
@@ -332,6 +367,21 @@ describe("embedded runtime", () => {
       const t = await shell();
       await t.run("printf 'lib() { echo \"lib says $1\"; }\\n' > /tmp/lib.sh; source /tmp/lib.sh");
       expect((await t.run("lib hi")).output).toBe("lib says hi\n");
+    });
+
+    it("keys sent while a command does not read are kept up to a bound; the rest is dropped", async () => {
+      const t = await shell();
+      const n = t.promptCount();
+      t.proc.write("sleep 0.3\r");
+      t.proc.write("x".repeat(EMBEDDED.maxTypeaheadChars + 4096) + "\r");
+      await t.prompts(n + 1);
+      const longestRun = (raw: string): number => Math.max(0, ...(raw.match(/x{1000,}/g) ?? []).map((r) => r.length));
+      await t.waitFor((raw) => longestRun(raw) >= EMBEDDED.maxTypeaheadChars);
+      const m = t.promptCount();
+      t.proc.write("\x03"); // drops the line the kept keys made (their Enter was past the bound)
+      await t.prompts(m + 1);
+      expect(longestRun(t.raw)).toBe(EMBEDDED.maxTypeaheadChars);
+      expect((await t.run("echo still here")).output).toBe("still here\n");
     });
 
     it("keys typed while a command runs are handled after it", async () => {
@@ -531,6 +581,48 @@ describe("embedded runtime", () => {
       expect((await t.run("echo piped | ask")).output).toBe("hello piped\n");
       expect((await t.run("two() { read a; read b; echo \"$a+$b\"; }; printf 'l1\\nl2\\n' | two")).output).toBe("l1+l2\n");
     });
+
+    it("read inside bash -c, a script run by bash or by its path, and a sourced file reads the terminal, and a pipe when piped", async () => {
+      const t = await shell();
+      await runtime.fs.writeFile("/tmp/ask.sh", "read -p 'who? ' x\necho \"got $x\"\n");
+      await t.run("chmod +x /tmp/ask.sh");
+      for (const [command, typed] of [
+        ["bash -c 'read -p \"who? \" x; echo \"got $x\"'", "Ada"],
+        ["bash /tmp/ask.sh", "Bo"],
+        ["sh /tmp/ask.sh", "Cy"],
+        ["/tmp/ask.sh", "Di"],
+        ["source /tmp/ask.sh", "Ed"],
+        ["cd /tmp && . ./ask.sh; cd", "Flo"],
+      ] as const) {
+        const n = t.promptCount();
+        const from = t.raw.length;
+        t.proc.write(`${command}\r`);
+        await t.waitFor((raw) => raw.slice(from).endsWith("who? "));
+        t.proc.write(`${typed}\r`);
+        await t.prompts(n + 1);
+        expect(screen(t.raw.slice(from)), command).toContain(`who? ${typed}\r\ngot ${typed}\r\n`);
+      }
+      // a sourced file's variables are the shell's
+      expect((await t.run("echo \"x=$x\"")).output).toBe("x=Flo\n");
+      expect((await t.run("echo p1 | bash -c 'read y; echo \"y=$y\"'; echo p2 | /tmp/ask.sh; echo p3 | source /tmp/ask.sh")).output).toBe("y=p1\ngot p2\ngot p3\n");
+    });
+
+    it("head -n 1 inside sh -c returns after one typed line", async () => {
+      const t = await shell();
+      const n = t.promptCount();
+      t.proc.write("sh -c 'head -n 1 | tr a-z A-Z'; echo after\r");
+      await new Promise((r) => setTimeout(r, 100));
+      t.proc.write("first\r");
+      await t.prompts(n + 1);
+      expect(screen(t.raw)).toContain("FIRST\r\nafter\r\n");
+    });
+
+    it("a script's exit code, a sourced file's text and a file read by a program are as written", async () => {
+      const t = await shell();
+      await runtime.fs.writeFile("/tmp/lib.sh", "cat <<X\nhello \"$1\" 'q' $((1+2))\nX\ngreet() { echo \"hi $1\"; }\nreturn 3\necho not-here\n");
+      const r = await t.run("false; bash -c 'exit 4'; echo rc=$?; source /tmp/lib.sh arg; echo rc=$?; greet you; /bin/cat /tmp/lib.sh | head -n 2");
+      expect(r.output).toBe("rc=4\nhello \"arg\" 'q' 3\nrc=3\nhi you\ncat <<X\nhello \"$1\" 'q' $((1+2))\n");
+    });
   });
 
   describe("bash behaviours just-bash lacks", () => {
@@ -550,6 +642,23 @@ describe("embedded runtime", () => {
       expect(r.code).toBe(1);
       expect((await t.run("echo $?; echo $NOPE2; echo not-here")).output).toMatch(/^1\n(?:bash: )?NOPE2: unbound variable\n$/);
       expect((await t.run("set +u; echo \"[$NOPE]\"; echo 'x: unbound variable'; echo goes-on")).output).toBe("[]\nx: unbound variable\ngoes-on\n");
+    });
+
+    it("set -u inside bash -c ends only that shell; a line that prints the words itself goes on", async () => {
+      const t = await shell();
+      const r = await t.run("bash -c 'set -u; echo $NOPE; echo inner-after'; echo outer-after");
+      expect(r.output).toMatch(/^(?:bash: )?NOPE: unbound variable\nouter-after\n$/);
+      expect((await t.run("set -u; echo 'x: unbound variable'; echo goes-on; set +u")).output).toBe("x: unbound variable\ngoes-on\n");
+    });
+
+    it("set -u stops a line at an unbound variable inside a loop or a function called at the prompt", async () => {
+      const t = await shell();
+      const loop = await t.run("set -u; for i in 1 2; do echo $i; echo $UNSET_X; done; echo not-here");
+      expect(loop.output).toMatch(/^1\n(?:bash: )?UNSET_X: unbound variable\n$/);
+      expect(loop.code).toBe(1);
+      const fn = await t.run("f() { echo $UNSET_Y; echo f-after; }; f; echo not-here");
+      expect(fn.output).toMatch(/^(?:bash: )?UNSET_Y: unbound variable\n$/);
+      await t.run("set +u");
     });
   });
 
@@ -664,5 +773,67 @@ describe("embedded runtime", () => {
       job.kill();
       expect(await job.exited).toBe(137); // the loop never ends by itself
     });
+
+    it("a larger file reaches a job and the shell as its size, and its bytes when read; copies and moves reach the page", async () => {
+      const t = await shell();
+      const big = new Uint8Array(EMBEDDED.inlineFileBytes * 4).map((_, i) => 97 + (i % 26));
+      await runtime.fs.writeFile(`${WORKSPACE}/big.bin`, big);
+      expect((await t.run("ls -l big.bin | awk '{print $5}'; wc -c < big.bin; head -c 3 big.bin; echo")).output).toBe(`${big.length}\n${big.length}\nabc\n`);
+      await t.run("echo tail >> big.bin; cp big.bin copy.bin; mv copy.bin moved.bin");
+      expect((await runtime.fs.readFile(`${WORKSPACE}/moved.bin`)).length).toBe(big.length + 5);
+      expect(await runtime.fs.stat(`${WORKSPACE}/copy.bin`)).toBeNull();
+      // a job that never read them copies and moves them too
+      const job = await runtime.spawnJob("cp big.bin j.bin && mv j.bin j2.bin && tail -c 5 j2.bin", { cwd: WORKSPACE });
+      let out = "";
+      job.onData((c) => (out += c));
+      expect(await job.exited).toBe(0);
+      expect(out).toBe("tail\r\n");
+      expect(dec(await runtime.fs.readFile(`${WORKSPACE}/j2.bin`))).toBe(dec(await runtime.fs.readFile(`${WORKSPACE}/big.bin`)));
+      // the page appends (as spill files grow): the shell reads the whole
+      await runtime.fs.appendFile(`${WORKSPACE}/big.bin`, "more\n");
+      expect((await t.run("tail -c 10 big.bin; wc -c < j2.bin")).output).toBe(`tail\nmore\n${big.length + 5}\n`);
+    });
+
+    it("/dev/null keeps nothing", async () => {
+      const t = await shell();
+      expect((await t.run("echo kept? > /dev/null; echo more >> /dev/null; cat /dev/null; wc -c < /dev/null")).output).toBe("0\n");
+    });
+  });
+});
+
+describe("embedded runtime bounds", () => {
+  const bounds = { bytes: 2 * 1024 * 1024, files: 200 };
+  let runtime: Runtime;
+  let term: Term;
+
+  beforeAll(async () => {
+    runtime = await createEmbeddedRuntime({ bounds });
+    term = new Term(await runtime.spawnShell({ cols: 120, rows: 30 }), runtime.markerNonce ?? "");
+    await term.prompts(1);
+  }, 30_000);
+
+  afterAll(async () => {
+    term?.proc.kill();
+    await runtime?.dispose();
+  });
+
+  it("a write past the file system's bytes fails with ENOSPC naming the bound and what to do; files written before stay", async () => {
+    expect((await term.run("seq 1 250000 > a.txt; wc -c < a.txt")).output).toBe("1638895\n");
+    const r = await term.run("cat a.txt > b.txt; echo rc=$?; wc -c < a.txt");
+    expect(r.output).toMatch(/^ENOSPC: no space left: the embedded shell's files \(workspace and \/tmp together\) may hold 2 MiB and [\d.]+ MiB are in use; delete files you no longer need \(rm\), or write less\nrc=1\n1638895\n$/);
+    await expect(runtime.fs.writeFile(`${WORKSPACE}/page.bin`, new Uint8Array(600 * 1024))).rejects.toMatchObject({
+      code: "ENOSPC",
+      message: expect.stringMatching(/may hold 2 MiB .* delete files you no longer need/),
+    });
+    // deleting makes room
+    expect((await term.run("rm a.txt b.txt; seq 1 1000 > c.txt && echo ok")).output).toBe("ok\n");
+    await runtime.fs.writeFile(`${WORKSPACE}/page.bin`, new Uint8Array(600 * 1024));
+  });
+
+  it("creating files past the bound on files fails with ENOSPC; the page refuses too", async () => {
+    const r = await term.run("mkdir many && cd many && for i in $(seq 1 300); do : > f$i || break; done; ls | wc -l; cd ..");
+    expect(r.output).toMatch(/ENOSPC: no space left: the embedded shell's file system may hold 200 files, folders and links and \d+ exist; delete some \(rm -r\), or keep many small pieces in one file\n\d+\n$/);
+    await expect(runtime.fs.writeFile(`${WORKSPACE}/one-more.txt`, "x")).rejects.toMatchObject({ code: "ENOSPC" });
+    expect((await term.run("rm -r many; : > fine.txt && echo ok")).output).toBe("ok\n");
   });
 });

@@ -7,7 +7,7 @@ export function browserWorkerFactory(): WorkerFactory {
   return (): WorkerHandle => {
     const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module", name: "sandshell-embedded" });
     return {
-      post: (message: HostToWorker) => worker.postMessage(message),
+      post: (message: HostToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(message, transfer ?? []),
       onMessage: (listener) => worker.addEventListener("message", (e: MessageEvent<WorkerToHost>) => listener(e.data)),
       onError: (listener) => {
         worker.addEventListener("error", (e: ErrorEvent) => listener(new Error(e.message || "the embedded shell's worker failed")));

@@ -21,3 +21,29 @@ export const DEVICES = {
 
 /** Folders whose changes are per-process and never mirrored. */
 export const UNMIRRORED_PREFIXES = ["/dev/", "/proc/"] as const;
+
+/** Commands the command line's rewrite (transform.ts) calls; defined by interpreter.ts. */
+export const COMMANDS = {
+  /** `__sandshell_fn ID`: the function definition ID has just run. */
+  fn: "__sandshell_fn",
+  /** `__sandshell_prompt TEXT`: shows TEXT on the terminal at once (a `read -p` prompt). */
+  prompt: "__sandshell_prompt",
+  /** `__sandshell_no_stdin`: succeeds when nothing waits on its stdin (a function called at the prompt). */
+  noStdin: "__sandshell_no_stdin",
+  /** `__sandshell_syntax ARGS…`: `bash -n ARGS…`, which just-bash does not know: parse only, report, run nothing. */
+  syntax: "__sandshell_syntax",
+  /** `__sandshell_script`: a command of the line runs a script that just-bash parses as a line of its own (`bash -c`). */
+  script: "__sandshell_script",
+  /** `__sandshell_script_end "$?"`: that command is done; exits with `$?`. */
+  scriptEnd: "__sandshell_script_end",
+  /** `__sandshell_script_file FILE`: the next read of FILE is a script's that just-bash parses in place (`source`, `./FILE`). */
+  scriptFile: "__sandshell_script_file",
+  /** `__sandshell_script_file_end "$?"`: that command is done (disarms the read); exits with `$?`. */
+  scriptFileEnd: "__sandshell_script_file_end",
+  /** `__sandshell_release "$?"`: a job's statement has ended; the large files it used go back to the page. Exits with `$?`. */
+  release: "__sandshell_release",
+  /** `__sandshell_nounset "$?"`: a statement has ended; did the shell itself stop at an unbound variable? Exits with `$?`. */
+  nounset: "__sandshell_nounset",
+  /** The trailer: `__sandshell_state "$?" NAMES TYPES ARRAYS`. */
+  state: "__sandshell_state",
+} as const;

@@ -1,14 +1,18 @@
-// The embedded runtime: just-bash in a Worker, offline, no cross-origin isolation needed. The page (this module)
-// keeps the file system's mirror and the last state of each shell; workers run the interpreter (shell-core.ts).
+// The embedded runtime: just-bash in a Worker, offline, no cross-origin isolation needed. The page (this module and
+// the ones it imports) keeps the file system's mirror and the last state of each shell; workers run the interpreter
+// (shell-core.ts and what it imports).
 //
-// - One worker per shell and per background job; all share the mirror: each worker posts every change it makes as it
-//   makes it, the page applies it and passes it on to the other workers (protocol.ts FsOp). The Runtime's fs methods
-//   work on the mirror directly, so they answer even while a worker is busy, and their changes go to every worker.
-// - C-c: the worker is asked to abort (just-bash stops at the next statement or wait); a CPU-bound loop cannot be
-//   aborted, so when the command has not ended within EMBEDDED.interruptKillMs the worker is ended and a standby
-//   worker (always one booted ahead) takes over from the mirror and the shell's last state.
-// - Markers: `interactive`, `start=N`, `exit=N:CODE`, `cwd=N:PATH`, `prompt`, N = markerNonce. Command output cannot
-//   forge them: the nonce is never visible to the shell (not in its environment or files).
+// Page side:   index.ts (the Runtime) ─ standby.ts (workers booted ahead) ─ worker-connection.ts (one worker)
+//              fs-fanout.ts (every change to the mirror and every worker) ─ mirror-store.ts (the mirror) ─ mirror-fs.ts
+//              (runtime.fs over it)
+//              shell-process.ts, job-process.ts (the two kinds of TerminalProcess)
+// Worker side: shell-core.ts ─ interpreter.ts (just-bash set up) ─ interactive-shell.ts ─ carry-over.ts (state from
+//              line to line) + state-changes.ts ─ transform.ts (the command line's rewrite) ─ mirrored-fs.ts (the
+//              worker's file system, larger files as stubs) + devices.ts
+// Between:     protocol.ts (the messages), transport.ts (Web Worker or worker_threads), fs-errors.ts
+//
+// Markers: `interactive`, `start=N`, `exit=N:CODE`, `cwd=N:PATH`, `prompt`, N = markerNonce. Command output cannot
+// forge them: the nonce is never visible to the shell (not in its environment or files).
 
 import { SHELL, WORKSPACE } from "../../limits.ts";
 import { Listeners } from "../../lib/listeners.ts";
@@ -22,13 +26,35 @@ import type {
   TerminalProcess,
   Unsubscribe,
 } from "../types.ts";
-import { EMBEDDED } from "./config.ts";
-import { MirrorFs, MirrorStore } from "./mirror.ts";
-import type { CarryState, FsOp, HostToWorker, InitMessage, WorkerToHost } from "./protocol.ts";
-import { defaultWorkerFactory, type WorkerFactory, type WorkerHandle } from "./transport.ts";
+import { FsFanout } from "./fs-fanout.ts";
+import { JobProcess } from "./job-process.ts";
+import { DEFAULT_BOUNDS } from "./fs-errors.ts";
+import { MirrorFs } from "./mirror-fs.ts";
+import { MirrorStore } from "./mirror-store.ts";
+import type { ProcessHost } from "./process-host.ts";
+import type { FsBounds, FsOp, InitMessage, WorkerMemory } from "./protocol.ts";
+import { ShellProcess } from "./shell-process.ts";
+import { Standby } from "./standby.ts";
+import { defaultWorkerFactory, type WorkerFactory } from "./transport.ts";
+import type { WorkerConnection } from "./worker-connection.ts";
 
 export { EMBEDDED } from "./config.ts";
 export type { WorkerFactory, WorkerHandle } from "./transport.ts";
+
+/** What the embedded runtime holds in memory (EmbeddedRuntime.memory()). */
+export interface EmbeddedMemory {
+  /** Bytes of all files in the page's copy, and how many files, folders and links. */
+  fileBytes: number;
+  files: number;
+  /** Each live worker (shell, jobs, standby): its heap and external memory, null where the platform does not tell. */
+  workers: Array<WorkerMemory | null>;
+}
+
+/** The embedded runtime: a Runtime that can also say what it holds in memory. */
+export interface EmbeddedRuntime extends Runtime {
+  readonly kind: "embedded";
+  memory(): Promise<EmbeddedMemory>;
+}
 
 export interface EmbeddedRuntimeOptions {
   /** The agent's workspace (also HOME). Default WORKSPACE (/home/project). */
@@ -39,6 +65,8 @@ export interface EmbeddedRuntimeOptions {
   note?: string;
   /** Files to start with (absolute paths; folders are created). */
   files?: Record<string, string | Uint8Array>;
+  /** How much the file system may hold; default EMBEDDED.limits.maxFileSystemBytes and EMBEDDED.maxFiles. */
+  bounds?: Partial<FsBounds>;
 }
 
 /** Programs agents commonly reach for that just-bash does not have: reported as missing so the tools layer can hint. */
@@ -53,110 +81,7 @@ function randomNonce(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Splits text for listeners without cutting a surrogate pair. */
-function chunks(text: string, size: number): string[] {
-  if (text.length <= size) return [text];
-  const out: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    let end = Math.min(text.length, i + size);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
-    out.push(text.slice(i, end));
-    i = end;
-  }
-  return out;
-}
-
-/** Minimal roots of the paths an op touches (for corrections after concurrent writes). */
-function touchedPaths(op: FsOp): string[] {
-  if (op.op !== "put") return [op.path];
-  const paths = op.entries.map((e) => e.path).sort();
-  const roots: string[] = [];
-  for (const p of paths) {
-    const last = roots[roots.length - 1];
-    if (last !== undefined && (p === last || p.startsWith(last === "/" ? "/" : `${last}/`))) continue;
-    roots.push(p);
-  }
-  return roots;
-}
-
-/** One worker, as the page sees it. */
-class Conn {
-  /** The last host change queued for this worker (sent or not). */
-  assignedSeq = 0;
-  private queue: FsOp[] = [];
-  private queueSeq = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  dead = false;
-  private listener: ((m: WorkerToHost) => void) | null = null;
-  private errorListener: ((e: Error) => void) | null = null;
-  private early: WorkerToHost[] = [];
-
-  constructor(
-    readonly handle: WorkerHandle,
-    readonly programs: string[],
-  ) {
-    handle.onMessage((m) => {
-      // file system changes still count after the worker was ended: it made them before
-      if (this.dead && m.t !== "fs") return;
-      if (this.listener !== null) this.listener(m);
-      else this.early.push(m);
-    });
-    handle.onError((e) => {
-      if (!this.dead) this.errorListener?.(e);
-    });
-  }
-
-  listen(listener: (m: WorkerToHost) => void, onError: (e: Error) => void): void {
-    this.listener = listener;
-    this.errorListener = onError;
-    const early = this.early;
-    this.early = [];
-    for (const m of early) listener(m);
-  }
-
-  /** Sends a message; file system changes queued before it go first (what the page wrote, a command then sees). */
-  post(message: HostToWorker): void {
-    if (this.dead) return;
-    this.flushFs();
-    this.handle.post(message);
-  }
-
-  queueFs(op: FsOp, seq: number): void {
-    if (this.dead) return;
-    const last = this.queue[this.queue.length - 1];
-    if (last !== undefined && last.op === "append" && op.op === "append" && last.path === op.path) {
-      const joined = new Uint8Array(last.data.length + op.data.length);
-      joined.set(last.data);
-      joined.set(op.data, last.data.length);
-      this.queue[this.queue.length - 1] = { ...op, data: joined };
-    } else this.queue.push(op);
-    this.queueSeq = seq;
-    this.assignedSeq = seq;
-    this.timer ??= setTimeout(() => this.flushFs(), EMBEDDED.fsBatchMs);
-  }
-
-  flushFs(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.queue.length === 0 || this.dead) return;
-    const ops = this.queue;
-    this.queue = [];
-    this.handle.post({ t: "fs", seq: this.queueSeq, ops });
-  }
-
-  terminate(): void {
-    if (this.dead) return;
-    this.dead = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    this.queue = [];
-    this.handle.terminate();
-  }
-}
-
-class EmbeddedRuntime implements Runtime {
+class JustBashRuntime implements EmbeddedRuntime, ProcessHost {
   readonly kind = "embedded" as const;
   readonly workspace: string;
   readonly markerNonce: string;
@@ -165,23 +90,21 @@ class EmbeddedRuntime implements Runtime {
   capabilities: Capabilities;
 
   private readonly store: MirrorStore;
-  private seq = 0;
-  private readonly live = new Set<Conn>();
-  private standby: Promise<Conn> | null = null;
-  private standbyTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly fanout: FsFanout;
+  private readonly standby: Standby;
   private readonly processes = new Set<TerminalProcess>();
   private readonly listeners = new Listeners<RuntimeEvent>("runtime");
+  private shells = 0;
   private disposed = false;
 
-  constructor(
-    private readonly factory: WorkerFactory,
-    options: EmbeddedRuntimeOptions,
-  ) {
+  constructor(factory: WorkerFactory, options: EmbeddedRuntimeOptions) {
     this.workspace = options.workspace ?? WORKSPACE;
     if (options.note !== undefined) this.note = options.note;
     this.markerNonce = randomNonce();
-    this.store = new MirrorStore([this.workspace, "/tmp"]);
-    this.fs = new MirrorFs(this.store, (op) => this.fromPage(op));
+    this.store = new MirrorStore([this.workspace, "/tmp"], { ...DEFAULT_BOUNDS, ...options.bounds });
+    this.fanout = new FsFanout(this.store);
+    this.standby = new Standby(factory);
+    this.fs = new MirrorFs(this.store, (op) => this.fanout.fromPage(op));
     for (const [path, content] of Object.entries(options.files ?? {})) {
       this.store.apply({
         op: "put",
@@ -192,129 +115,39 @@ class EmbeddedRuntime implements Runtime {
   }
 
   async boot(): Promise<void> {
-    const conn = await this.bootWorker();
     // the first worker only tells what programs there are; it stays as the standby
+    const conn = await this.standby.first();
     const programs: Record<string, boolean> = {};
     for (const name of EXPECTED_PROGRAMS) programs[name] = false;
     for (const name of conn.programs) programs[name] = true;
     this.capabilities = { ...this.capabilities, programs };
-    this.standby = Promise.resolve(conn);
   }
 
-  // ------------------------------------------------------------------------------------------------ workers
+  // ------------------------------------------------------------------------------------------------ ProcessHost
 
-  private bootWorker(): Promise<Conn> {
-    return new Promise<Conn>((resolve, reject) => {
-      let handle: WorkerHandle;
-      try {
-        handle = this.factory();
-      } catch (err) {
-        reject(err instanceof Error ? err : new Error(String(err)));
-        return;
-      }
-      let settled = false;
-      handle.onMessage((m) => {
-        if (settled) return;
-        if (m.t === "booted") {
-          settled = true;
-          resolve(new Conn(handle, m.programs));
-        } else if (m.t === "error") {
-          settled = true;
-          handle.terminate();
-          reject(new Error(`the embedded shell's worker failed to start: ${m.message}`));
-        }
-      });
-      handle.onError((err) => {
-        if (settled) return;
-        settled = true;
-        handle.terminate();
-        reject(new Error(`the embedded shell's worker failed to start: ${err.message}`));
-      });
-    });
+  takeWorker(): Promise<WorkerConnection> {
+    return this.standby.take();
   }
 
-  /** A booted worker: the standby when there is one (a new standby is booted a moment later). */
-  async takeWorker(): Promise<Conn> {
-    if (this.disposed) throw new Error("The embedded runtime has been disposed.");
-    const ready = this.standby ?? this.bootWorker();
-    this.standby = null;
-    let conn: Conn;
-    try {
-      conn = await ready;
-    } catch {
-      conn = await this.bootWorker(); // a failed standby: try once more
-    }
-    this.scheduleStandby();
-    if (this.disposed) {
-      conn.terminate();
-      throw new Error("The embedded runtime has been disposed.");
-    }
-    return conn;
-  }
-
-  /** Boots the standby now if there is none (a C-c may need it in a moment). */
   prepareStandby(): void {
-    if (this.disposed || this.standby !== null) return;
-    if (this.standbyTimer !== null) clearTimeout(this.standbyTimer);
-    this.standbyTimer = null;
-    this.standby = this.bootWorker();
-    this.standby.catch(() => {
-      this.standby = null;
-    });
+    this.standby.prepare();
   }
 
-  private scheduleStandby(): void {
-    if (this.standbyTimer !== null || this.disposed) return;
-    this.standbyTimer = setTimeout(() => {
-      this.standbyTimer = null;
-      if (this.disposed || this.standby !== null) return;
-      this.standby = this.bootWorker();
-      this.standby.catch(() => {
-        this.standby = null;
-      });
-    }, EMBEDDED.standbyDelayMs);
-    (this.standbyTimer as { unref?: () => void }).unref?.();
+  attach(conn: WorkerConnection): Pick<InitMessage, "fs" | "seq" | "bounds"> {
+    return this.fanout.attach(conn);
   }
 
-  /** Registers a worker for file system changes and returns its init message's file system part. */
-  attach(conn: Conn): Pick<InitMessage, "fs" | "seq"> {
-    this.live.add(conn);
-    conn.assignedSeq = this.seq;
-    return { fs: this.store.snapshot(), seq: this.seq };
+  detach(conn: WorkerConnection): void {
+    this.fanout.detach(conn);
   }
 
-  detach(conn: Conn): void {
-    this.live.delete(conn);
-    conn.terminate();
+  fromWorker(conn: WorkerConnection, seen: number, ops: FsOp[]): void {
+    this.fanout.fromWorker(conn, seen, ops);
   }
 
-  /** A change made through runtime.fs: already in the mirror; every worker gets it. */
-  private fromPage(op: FsOp): void {
-    const seq = ++this.seq;
-    for (const conn of this.live) conn.queueFs(op, seq);
+  readForWorker(conn: WorkerConnection, id: number, path: string): void {
+    this.fanout.read(conn, id, path);
   }
-
-  /** Changes a worker made. */
-  fromWorker(conn: Conn, seen: number, ops: FsOp[]): void {
-    const stale = !conn.dead && seen < conn.assignedSeq;
-    for (const op of ops) {
-      this.store.apply(op);
-      const seq = ++this.seq;
-      for (const other of this.live) if (other !== conn) other.queueFs(op, seq);
-    }
-    if (stale) {
-      // the worker made these before it had our latest changes, and will apply those after its own: send it the
-      // mirror's result for what it touched, so that both end up the same
-      for (const op of ops) {
-        for (const path of touchedPaths(op)) {
-          const fix: FsOp = { op: "sync", path, entries: this.store.subtree(path) };
-          conn.queueFs(fix, ++this.seq);
-        }
-      }
-    }
-  }
-
-  private shells = 0;
 
   nextShellId(): string {
     return `${this.markerNonce.slice(0, 8)}-${++this.shells}`;
@@ -327,19 +160,29 @@ class EmbeddedRuntime implements Runtime {
   // ------------------------------------------------------------------------------------------------ Runtime
 
   async spawnShell(options: ShellSpawnOptions): Promise<TerminalProcess> {
-    const proc = new ShellProcess(this, options);
+    return this.track(new ShellProcess(this, options));
+  }
+
+  async spawnJob(command: string, options: JobSpawnOptions): Promise<TerminalProcess> {
+    // each job is a worker with its own interpreter: their number is bounded here too, whoever calls
+    const running = [...this.processes].filter((p) => p instanceof JobProcess).length;
+    if (running >= SHELL.maxJobs) {
+      throw new Error(`At most ${SHELL.maxJobs} background jobs run at once in the embedded shell, and ${running} are running: wait for one to end, or stop one (job_kill), then start this one.`);
+    }
+    return this.track(new JobProcess(this, command, options));
+  }
+
+  private async track(proc: ShellProcess | JobProcess): Promise<TerminalProcess> {
     this.processes.add(proc);
     void proc.exited.then(() => this.processes.delete(proc));
     await proc.start();
     return proc;
   }
 
-  async spawnJob(command: string, options: JobSpawnOptions): Promise<TerminalProcess> {
-    const proc = new JobProcess(this, command, options);
-    this.processes.add(proc);
-    void proc.exited.then(() => this.processes.delete(proc));
-    await proc.start();
-    return proc;
+  /** What the runtime holds in memory now: the page's copy of the files, and each live worker. */
+  async memory(): Promise<EmbeddedMemory> {
+    const live = [...this.standby.booted].filter((c) => !c.dead);
+    return { fileBytes: this.store.bytes, files: this.store.size - 1, workers: await Promise.all(live.map((c) => c.memory())) };
   }
 
   on(listener: (event: RuntimeEvent) => void): Unsubscribe {
@@ -349,287 +192,10 @@ class EmbeddedRuntime implements Runtime {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.standbyTimer !== null) clearTimeout(this.standbyTimer);
-    this.standbyTimer = null;
+    const standbyGone = this.standby.dispose(); // no worker is handed out from here on
     for (const p of [...this.processes]) p.kill();
-    for (const conn of [...this.live]) this.detach(conn);
-    const standby = this.standby;
-    this.standby = null;
-    if (standby !== null) await standby.then((c) => c.terminate(), () => undefined);
-  }
-}
-
-/** Output fan-out shared by shells and jobs, in pieces of at most EMBEDDED.dataChunkChars. */
-class Output extends Listeners<string> {
-  constructor() {
-    super("terminal");
-  }
-
-  override emit(text: string): void {
-    for (const piece of chunks(text, EMBEDDED.dataChunkChars)) super.emit(piece);
-  }
-}
-
-/** The agent's (or a person's) interactive shell: one worker at a time, replaced when C-c has to end one. */
-class ShellProcess implements TerminalProcess {
-  readonly exited: Promise<number>;
-  private resolveExit!: (code: number) => void;
-  private readonly out = new Output();
-  private conn: Conn | null = null;
-  private busy = false;
-  private ended = false;
-  private state: CarryState | null = null;
-  private killTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Keystrokes that arrive while a worker is being replaced. */
-  private pending: string[] = [];
-  private replacing = false;
-  private cols: number;
-  private rows: number;
-  /** Where this shell keeps `export -p` (announced with an `envfile` marker). */
-  private readonly envFile: string;
-
-  constructor(
-    private readonly runtime: EmbeddedRuntime,
-    private readonly options: ShellSpawnOptions,
-  ) {
-    this.envFile = `/tmp/.sandshell-env-${runtime.nextShellId()}`;
-    this.exited = new Promise<number>((resolve) => (this.resolveExit = resolve));
-    this.cols = options.cols;
-    this.rows = options.rows;
-  }
-
-  async start(): Promise<void> {
-    await this.launch(false);
-  }
-
-  private async launch(interrupted: boolean): Promise<void> {
-    const conn = await this.runtime.takeWorker();
-    if (this.ended) {
-      conn.terminate();
-      return;
-    }
-    this.conn = conn;
-    this.busy = false;
-    conn.listen(
-      (m) => this.onMessage(conn, m),
-      (err) => this.onWorkerError(conn, err),
-    );
-    const init: InitMessage = {
-      t: "init",
-      mode: "shell",
-      nonce: this.runtime.markerNonce,
-      workspace: this.runtime.workspace,
-      ...this.runtime.attach(conn),
-      cols: this.cols,
-      rows: this.rows,
-      cwd: this.options.cwd ?? this.runtime.workspace,
-      env: this.options.env ?? {},
-      envFile: this.envFile,
-      ...(this.state !== null ? { state: this.state } : {}),
-      ...(interrupted ? { interrupted: true } : {}),
-    };
-    conn.post(init);
-  }
-
-  private onMessage(conn: Conn, m: WorkerToHost): void {
-    if (m.t === "fs") {
-      this.runtime.fromWorker(conn, m.seen, m.ops);
-      return;
-    }
-    if (conn !== this.conn) return;
-    switch (m.t) {
-      case "data":
-        this.out.emit(m.text);
-        break;
-      case "busy":
-        this.busy = m.busy;
-        if (!m.busy) this.clearKillTimer();
-        break;
-      case "state":
-        this.state = m.state;
-        break;
-      case "exit":
-        this.finish(m.code);
-        break;
-      case "error":
-        this.out.emit(`\r\nsandshell: the embedded shell failed: ${m.message.split("\n")[0] ?? ""}\r\n`);
-        this.runtime.emit({ type: "error", message: `The embedded shell failed: ${m.message}` });
-        this.finish(1);
-        break;
-      case "booted":
-        break;
-    }
-  }
-
-  private onWorkerError(conn: Conn, err: Error): void {
-    if (conn !== this.conn) return;
-    this.runtime.emit({ type: "error", message: `The embedded shell's worker failed: ${err.message}` });
-    this.finish(1);
-  }
-
-  onData(listener: (chunk: string) => void): Unsubscribe {
-    return this.out.add(listener);
-  }
-
-  write(data: string): void {
-    if (this.ended || data === "") return;
-    if (this.replacing) {
-      if (!data.includes("\x03")) this.pending.push(data);
-      return;
-    }
-    const cc = data.indexOf("\x03");
-    if (cc !== -1 && this.busy) {
-      if (cc > 0) this.conn?.post({ t: "input", data: data.slice(0, cc) });
-      this.interrupt();
-      return; // what follows a C-c is dropped, as the shell drops typeahead on an interrupt
-    }
-    this.conn?.post({ t: "input", data });
-  }
-
-  private interrupt(): void {
-    if (this.killTimer !== null) return;
-    this.out.emit("^C");
-    this.conn?.post({ t: "interrupt" });
-    this.runtime.prepareStandby();
-    this.killTimer = setTimeout(() => {
-      this.killTimer = null;
-      if (this.busy && !this.ended) void this.replace();
-    }, EMBEDDED.interruptKillMs);
-  }
-
-  private clearKillTimer(): void {
-    if (this.killTimer !== null) clearTimeout(this.killTimer);
-    this.killTimer = null;
-  }
-
-  /** The command did not stop: end its worker, start the shell afresh from the mirror and its last state. */
-  private async replace(): Promise<void> {
-    const old = this.conn;
-    if (old === null) return;
-    this.replacing = true;
-    // one turn of the event loop first: changes the worker posted before it got stuck are handled, not dropped
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (!this.busy || this.conn !== old || this.ended) {
-      this.replacing = false; // it stopped after all
-      this.flushPending();
-      return;
-    }
-    this.conn = null;
-    this.runtime.detach(old);
-    this.runtime.emit({ type: "status", message: "A command did not stop on C-c; the embedded shell's worker was replaced (files kept)." });
-    try {
-      await this.launch(true);
-    } catch (err) {
-      this.runtime.emit({ type: "error", message: `The embedded shell could not be restarted: ${String(err)}` });
-      this.finish(1);
-      return;
-    } finally {
-      this.replacing = false;
-    }
-    this.flushPending();
-  }
-
-  private flushPending(): void {
-    const pending = this.pending;
-    this.pending = [];
-    for (const data of pending) this.write(data);
-  }
-
-  resize(cols: number, rows: number): void {
-    this.cols = cols;
-    this.rows = rows;
-    this.conn?.post({ t: "resize", cols, rows });
-  }
-
-  kill(): void {
-    this.finish(EMBEDDED.killExitCode);
-  }
-
-  private finish(code: number): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.clearKillTimer();
-    const conn = this.conn;
-    this.conn = null;
-    if (conn !== null) this.runtime.detach(conn);
-    this.resolveExit(code);
-  }
-}
-
-/** A background job: one command line in its own worker; its output arrives statement by statement. */
-class JobProcess implements TerminalProcess {
-  readonly exited: Promise<number>;
-  private resolveExit!: (code: number) => void;
-  private readonly out = new Output();
-  private conn: Conn | null = null;
-  private ended = false;
-
-  constructor(
-    private readonly runtime: EmbeddedRuntime,
-    private readonly command: string,
-    private readonly options: JobSpawnOptions,
-  ) {
-    this.exited = new Promise<number>((resolve) => (this.resolveExit = resolve));
-  }
-
-  async start(): Promise<void> {
-    const conn = await this.runtime.takeWorker();
-    if (this.ended) {
-      conn.terminate();
-      return;
-    }
-    this.conn = conn;
-    conn.listen(
-      (m) => {
-        if (m.t === "fs") this.runtime.fromWorker(conn, m.seen, m.ops);
-        else if (conn !== this.conn) return;
-        else if (m.t === "data") this.out.emit(m.text);
-        else if (m.t === "exit") this.finish(m.code);
-        else if (m.t === "error") {
-          this.out.emit(`sandshell: the job's worker failed: ${m.message.split("\n")[0] ?? ""}\r\n`);
-          this.finish(1);
-        }
-      },
-      (err) => {
-        this.out.emit(`sandshell: the job's worker failed: ${err.message}\r\n`);
-        this.finish(1);
-      },
-    );
-    conn.post({
-      t: "init",
-      mode: "job",
-      nonce: this.runtime.markerNonce,
-      workspace: this.runtime.workspace,
-      ...this.runtime.attach(conn),
-      cols: SHELL.agentCols,
-      rows: SHELL.agentRows,
-      cwd: this.options.cwd,
-      env: this.options.env ?? {},
-      command: this.command,
-    });
-  }
-
-  onData(listener: (chunk: string) => void): Unsubscribe {
-    return this.out.add(listener);
-  }
-
-  write(_data: string): void {
-    // a job reads no terminal: its stdin is empty
-  }
-
-  resize(_cols: number, _rows: number): void {}
-
-  kill(): void {
-    this.finish(EMBEDDED.killExitCode);
-  }
-
-  private finish(code: number): void {
-    if (this.ended) return;
-    this.ended = true;
-    const conn = this.conn;
-    this.conn = null;
-    if (conn !== null) this.runtime.detach(conn);
-    this.resolveExit(code);
+    this.fanout.detachAll();
+    await standbyGone;
   }
 }
 
@@ -637,9 +203,9 @@ class JobProcess implements TerminalProcess {
  * The embedded runtime. Resolves once the first worker has loaded just-bash (its command list fills
  * `capabilities.programs`); that worker then waits as the standby for the first shell or job.
  */
-export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions = {}): Promise<Runtime> {
+export async function createEmbeddedRuntime(options: EmbeddedRuntimeOptions = {}): Promise<EmbeddedRuntime> {
   const factory = options.workerFactory ?? (await defaultWorkerFactory());
-  const runtime = new EmbeddedRuntime(factory, options);
+  const runtime = new JustBashRuntime(factory, options);
   await runtime.boot();
   return runtime;
 }

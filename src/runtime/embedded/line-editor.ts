@@ -88,11 +88,14 @@ export class LineEditor {
     this.historyIndex = this.history.length;
   }
 
-  addHistory(entry: string): void {
-    if (entry.trim() === "") return;
-    if (this.history[this.history.length - 1] !== entry) this.history.push(entry);
+  /** Adds a line to the history; false when it was not added (blank, or the same as the last). */
+  addHistory(entry: string): boolean {
+    this.historyIndex = this.history.length;
+    if (entry.trim() === "" || this.history[this.history.length - 1] === entry) return false;
+    this.history.push(entry);
     if (this.history.length > this.historySize) this.history.splice(0, this.history.length - this.historySize);
     this.historyIndex = this.history.length;
+    return true;
   }
 
   /** Shows `prompt` and starts reading a line. */

@@ -2,74 +2,49 @@
 // is made, so that the page's mirror never lags behind more than one message. Changes the page sends are applied here
 // without being reported back. It also hosts the devices of config.ts DEVICES: output appended to the output device
 // goes to the terminal, and reading a terminal device waits for what is typed.
+//
+// Larger files arrive as stubs (protocol.ts FsEntry "stub"): InMemoryFs lazy entries that know their size (so `ls -l`
+// and `stat` need no bytes) and ask the page for the bytes when a command reads them. A stub copied or moved here is
+// reported as a stub `from` the page's file that holds its bytes. Bounds: EMBEDDED.limits.maxFileSystemBytes (the
+// bytes this worker holds) and EMBEDDED.maxFiles; past one a write fails with ENOSPC and says what to do instead.
 
 import { InMemoryFs } from "just-bash/browser";
-import { DEVICES, UNMIRRORED_PREFIXES } from "./config.ts";
-import type { FsEntry, FsOp } from "./protocol.ts";
+import { EMBEDDED, UNMIRRORED_PREFIXES } from "./config.ts";
+import { bytesToLatin1, type DeviceHooks, Devices, type Enc, encodingOf, ttyKind } from "./devices.ts";
+import { spaceDetail } from "./fs-errors.ts";
+import type { FsBounds, FsEntry, FsOp } from "./protocol.ts";
 import { isInside as isUnder, normalizePath } from "../../lib/paths.ts";
 
 type RawEntry =
   | { type: "file"; content: Uint8Array | string; mode: number; mtime: Date }
-  | { type: "file"; lazy: () => unknown; mode: number; mtime: Date }
+  /** `remote` and `size`: a stub whose bytes are the page's file at `remote` (see load()). */
+  | { type: "file"; lazy: () => unknown; mode: number; mtime: Date; remote?: string; size?: number }
   | { type: "directory"; mode: number; mtime: Date }
   | { type: "symlink"; target: string; mode: number; mtime: Date };
 
 /** InMemoryFs's private members this class relies on (just-bash is pinned; `selfCheck` fails loudly if they move). */
 interface InMemoryInternals {
   data: Map<string, RawEntry>;
+  retainedBytes: number;
+  maxTotalBytes: number;
   setEntry(path: string, entry: RawEntry): void;
   deleteEntry(path: string): void;
   ensureParentDirs(path: string): void;
+  resolvePathWithSymlinks(path: string): string;
+  resolveIntermediateSymlinks(path: string): string;
+  identityFor(entry: RawEntry): unknown;
 }
 
-/**
- * How a running command reads the terminal: to end of input (C-d), one line, or a count of lines or characters
- * (characters end early at Enter, as `read -n` does). Silent reads are not echoed.
- */
-export type TtyKind = "eof" | "line" | "line-silent" | { lines: number } | { chars: number; silent: boolean };
-
-export interface DeviceHooks {
-  /** Output of a statement: text (already decoded). */
-  output(text: string): void;
-  /** Input from the terminal, as text. */
-  readTty(kind: TtyKind): Promise<string>;
-}
-
-type Enc = string | { encoding?: string | null } | null | undefined;
-
-function encodingOf(options: Enc): string {
-  if (typeof options === "string") return options;
-  return options?.encoding ?? "utf8";
-}
-
-function latin1ToBytes(s: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
-  return out;
-}
-
-function bytesToLatin1(b: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode(...b.subarray(i, i + 8192));
-  return s;
-}
-
-function ttyKind(path: string): TtyKind | null {
-  const p = normalizePath(path);
-  if (p === DEVICES.tty) return "eof";
-  if (p === DEVICES.ttyLine) return "line";
-  if (p === DEVICES.ttyLineSilent) return "line-silent";
-  if (p.startsWith(DEVICES.ttyCounted)) {
-    const m = /^(lines|chars|chars-silent)-([1-9][0-9]{0,8})$/.exec(p.slice(DEVICES.ttyCounted.length));
-    if (m === null) return null;
-    const n = Number(m[2]);
-    return m[1] === "lines" ? { lines: n } : { chars: n, silent: m[1] === "chars-silent" };
-  }
-  return null;
-}
+type Stat = Awaited<ReturnType<InMemoryFs["stat"]>>;
 
 function mirrored(path: string): boolean {
   return !UNMIRRORED_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+/** just-bash's ENOSPC, said with the bound and what to do instead. */
+function clearerSpaceError(err: unknown, used: number, bounds: FsBounds): unknown {
+  if (!(err instanceof Error) || !err.message.startsWith("ENOSPC: in-memory filesystem byte limit")) return err;
+  return new Error(`ENOSPC: ${spaceDetail("bytes", used, bounds)}`);
 }
 
 export class MirroredFs extends InMemoryFs {
@@ -77,26 +52,149 @@ export class MirroredFs extends InMemoryFs {
   private depth = 0;
   /** Applying the page's changes: nothing is reported. */
   private muted = 0;
-  private readonly decoder = new TextDecoder("utf-8");
   private report: (ops: FsOp[]) => void = () => undefined;
   private hooks: DeviceHooks | null = null;
+  /** The terminal devices (config.ts DEVICES) and /dev/null. */
+  private readonly devices = new Devices(() => this.hooks);
+  /** Entries of the interpreter's own layout (/bin, /dev, /proc…), which do not count toward EMBEDDED.maxFiles. */
+  private layoutEntries = 0;
+  /** Rewrites the text of the next read of a file that matches (a script's, interpreter.ts), then disarms. */
+  private nextRead: { matches: (path: string) => boolean; rewrite: (text: string) => string } | null = null;
 
-  constructor(options?: { maxTotalBytes?: number }) {
-    super(undefined, options);
+  constructor(private readonly bounds: FsBounds) {
+    super(undefined, { maxTotalBytes: bounds.bytes });
     const internals = this as unknown as Partial<InMemoryInternals>;
-    if (!(internals.data instanceof Map) || typeof internals.setEntry !== "function" || typeof internals.deleteEntry !== "function" || typeof internals.ensureParentDirs !== "function") {
+    const methods = ["setEntry", "deleteEntry", "ensureParentDirs", "resolvePathWithSymlinks", "resolveIntermediateSymlinks", "identityFor"] as const;
+    if (!(internals.data instanceof Map) || typeof internals.retainedBytes !== "number" || internals.maxTotalBytes !== bounds.bytes || methods.some((m) => typeof internals[m] !== "function")) {
       throw new Error("sandshell: just-bash's InMemoryFs changed shape; the embedded runtime needs just-bash 3.4.2");
     }
+    // Stubs hold no bytes here but count toward the bound, as their files do on the page: just-bash's own byte
+    // bound is kept at what the stubs leave (setEntry and deleteEntry see every entry that comes and goes).
+    const inner = this.internals;
+    const setEntry = inner.setEntry.bind(this);
+    const deleteEntry = inner.deleteEntry.bind(this);
+    inner.setEntry = (path, entry) => {
+      const old = inner.data.get(path);
+      setEntry(path, entry);
+      this.countStub(old, -1);
+      this.countStub(entry, 1);
+      if (entry.type === "file" && "content" in entry && typeof entry.content !== "string" && entry.content.byteLength > EMBEDDED.inlineFileBytes) this.large.add(path);
+    };
+    inner.deleteEntry = (path) => {
+      const old = inner.data.get(path);
+      deleteEntry(path);
+      this.countStub(old, -1);
+    };
+  }
+
+  /** Paths where a larger file's bytes were put (some may have gone since): what releaseLargeFiles looks at. */
+  private readonly large = new Set<string>();
+
+  /** Bytes of the stubs here (their files' sizes on the page). */
+  private stubBytes = 0;
+
+  private countStub(entry: RawEntry | undefined, sign: 1 | -1): void {
+    if (entry === undefined || entry.type !== "file" || !("lazy" in entry) || entry.size === undefined) return;
+    this.setStubBytes(this.stubBytes + sign * entry.size);
+  }
+
+  private setStubBytes(bytes: number): void {
+    this.stubBytes = Math.max(0, bytes);
+    this.internals.maxTotalBytes = Math.max(0, this.bounds.bytes - this.stubBytes);
+  }
+
+  /** Bytes of all files as this worker knows them (what it holds, and its stubs' sizes). */
+  private get usedBytes(): number {
+    return this.internals.retainedBytes + this.stubBytes;
   }
 
   private get internals(): InMemoryInternals {
     return this as unknown as InMemoryInternals;
   }
 
-  /** Starts reporting changes (after the layout and the page's snapshot are in). */
-  attach(report: (ops: FsOp[]) => void, hooks: DeviceHooks): void {
+  /**
+   * Starts reporting changes (after the page's snapshot of `pageEntries` entries and the interpreter's layout are in):
+   * what is here beyond the page's entries is the interpreter's own and does not count toward the bound on files.
+   */
+  attach(report: (ops: FsOp[]) => void, hooks: DeviceHooks, pageEntries: number): void {
     this.report = report;
     this.hooks = hooks;
+    this.layoutEntries = this.internals.data.size - pageEntries;
+  }
+
+  // -------------------------------------------------------------------------------------------- bounds
+
+  /** Throws ENOSPC when creating `path` would pass the bound on files. */
+  private assertCanCreate(path: string): void {
+    const data = this.internals.data;
+    if (data.has(normalizePath(path))) return;
+    const used = data.size - this.layoutEntries;
+    if (used >= this.bounds.files) throw new Error(`ENOSPC: ${spaceDetail("files", used, this.bounds)}`);
+  }
+
+  /** Runs a change; just-bash's ENOSPC comes out with the bound and what to do instead. */
+  private async bounded<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      throw clearerSpaceError(err, this.usedBytes, this.bounds);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------- stubs
+
+  /** A stub: its bytes are the page's file at `remote`, loaded on first read (InMemoryFs calls `entry.lazy()`). */
+  private putStub(path: string, size: number, mode: number, mtime: Date): void {
+    const fs = this;
+    this.writeFileLazy(
+      path,
+      async function load(this: { remote?: string; size?: number }): Promise<Uint8Array> {
+        const remote = this.remote ?? path;
+        const data = fs.hooks === null ? null : await fs.hooks.fetch(remote);
+        if (data === null) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+        // from here on its bytes are held here (and counted by just-bash), no longer a stub's
+        if (this.size !== undefined) fs.setStubBytes(fs.stubBytes - this.size);
+        this.size = undefined;
+        return data;
+      },
+      { mode, mtime },
+    );
+    const entry = this.internals.data.get(path);
+    if (entry !== undefined && "lazy" in entry) {
+      entry.remote = path;
+      entry.size = size;
+      this.countStub(entry, 1);
+    }
+  }
+
+  /**
+   * Gives back the bytes of larger files this worker holds (written or read here), keeping them as stubs: the page
+   * has the same bytes (every change was posted as it was made), and a command that reads one again fetches it.
+   * Called between command lines, so that the shell does not keep a copy of every large file it ever touched.
+   */
+  releaseLargeFiles(): void {
+    if (this.large.size === 0) return;
+    const paths = [...this.large];
+    this.large.clear();
+    for (const path of paths) {
+      const e = this.internals.data.get(path);
+      if (e === undefined || e.type !== "file" || !("content" in e) || !(e.content instanceof Uint8Array) || !mirrored(path)) continue;
+      if (e.content.byteLength <= EMBEDDED.inlineFileBytes) continue;
+      this.putStub(path, e.content.byteLength, e.mode, e.mtime);
+    }
+  }
+
+  /** stat/lstat of a stub, without its bytes; null when `path` is not one. */
+  private stubStat(path: string, follow: boolean): Stat | null {
+    let real: string;
+    try {
+      real = follow ? this.internals.resolvePathWithSymlinks(path) : this.internals.resolveIntermediateSymlinks(path);
+    } catch {
+      return null;
+    }
+    const e = this.internals.data.get(real);
+    if (e === undefined || e.type !== "file" || !("lazy" in e) || e.size === undefined) return null;
+    return { isFile: true, isDirectory: false, isSymbolicLink: false, mode: e.mode, size: e.size, mtime: e.mtime, identity: this.internals.identityFor(e) } as Stat;
   }
 
   // -------------------------------------------------------------------------------------------- reporting
@@ -124,7 +222,13 @@ export class MirroredFs extends InMemoryFs {
       const data = typeof e.content === "string" ? new TextEncoder().encode(e.content) : e.content.slice();
       return { path, kind: "file", mode: e.mode, mtime, data };
     }
-    return null; // a lazy file (only /proc/self/status): never mirrored
+    if (e.remote !== undefined && e.size !== undefined) {
+      // a stub copied or moved here: the page copies its bytes from where they are, and from then on has them here
+      const out: FsEntry = { path, kind: "stub", mode: e.mode, mtime, size: e.size, from: e.remote };
+      e.remote = path;
+      return out;
+    }
+    return null; // a lazy file of the interpreter (/proc/self/status): never mirrored
   }
 
   private subtreeOf(path: string): FsEntry[] {
@@ -144,42 +248,36 @@ export class MirroredFs extends InMemoryFs {
     return entries.length > 0 ? [{ op: "put", entries }] : null;
   }
 
-  // -------------------------------------------------------------------------------------------- devices
+  // -------------------------------------------------------------------------------------------- devices and reads
 
-  private deviceWrite(path: string, content: Uint8Array | string, options: Enc): boolean {
-    const p = normalizePath(path);
-    if (p !== DEVICES.out && p !== DEVICES.tty) return false; // writing to /dev/tty is writing to the terminal
-    if (this.hooks === null) return true;
-    let text: string;
-    if (typeof content !== "string") text = this.decoder.decode(content, { stream: true });
-    else {
-      const enc = encodingOf(options);
-      text = enc === "binary" || enc === "latin1" ? this.decoder.decode(latin1ToBytes(content), { stream: true }) : content;
-    }
-    if (text !== "") this.hooks.output(text);
-    return true;
-  }
-
-  private async ttyRead(path: string): Promise<string | null> {
-    const kind = ttyKind(path);
-    if (kind === null) return null;
-    return this.hooks === null ? "" : this.hooks.readTty(kind);
+  /** The next successful read as text of a file whose path `matches` gets `rewrite(text)` instead (null: none). */
+  rewriteNextRead(matches: ((path: string) => boolean) | null, rewrite: ((text: string) => string) | null): void {
+    this.nextRead = matches !== null && rewrite !== null ? { matches, rewrite } : null;
   }
 
   override async readFile(path: string, options?: Parameters<InMemoryFs["readFile"]>[1]): Promise<string> {
-    const tty = await this.ttyRead(path);
+    const tty = await this.devices.read(path);
     if (tty !== null) return tty;
-    return super.readFile(path, options);
+    // just-bash turns bytes into a binary string 65,536 arguments at a time, which overflows a browser worker's
+    // stack: a file over 64 KiB could not be read as bytes there (`wc`, `head -c` said "No such file")
+    const enc = encodingOf(options as Enc);
+    if (enc === "binary" || enc === "latin1") return bytesToLatin1(await this.readFileBuffer(path));
+    if (enc === "base64") return btoa(bytesToLatin1(await this.readFileBuffer(path)));
+    const text = await super.readFile(path, options);
+    const next = this.nextRead;
+    if (next === null || !next.matches(normalizePath(path))) return text;
+    this.nextRead = null;
+    return next.rewrite(text);
   }
 
   override async readFileBytes(path: string): Promise<Awaited<ReturnType<InMemoryFs["readFileBytes"]>>> {
-    const tty = await this.ttyRead(path);
+    const tty = await this.devices.read(path);
     if (tty !== null) return bytesToLatin1(new TextEncoder().encode(tty)) as unknown as Awaited<ReturnType<InMemoryFs["readFileBytes"]>>;
-    return super.readFileBytes(path);
+    return bytesToLatin1(await this.readFileBuffer(path)) as unknown as Awaited<ReturnType<InMemoryFs["readFileBytes"]>>;
   }
 
   override async readFileBuffer(path: string): Promise<Uint8Array> {
-    const tty = await this.ttyRead(path);
+    const tty = await this.devices.read(path);
     if (tty !== null) return new TextEncoder().encode(tty);
     return super.readFileBuffer(path);
   }
@@ -189,26 +287,32 @@ export class MirroredFs extends InMemoryFs {
     return super.exists(path);
   }
 
-  override async stat(path: string): Promise<Awaited<ReturnType<InMemoryFs["stat"]>>> {
+  override async stat(path: string): Promise<Stat> {
     if (ttyKind(path) !== null) return { isFile: true, isDirectory: false, isSymbolicLink: false, mode: 0o666, size: 0, mtime: new Date() };
-    return super.stat(path);
+    return this.stubStat(path, true) ?? super.stat(path);
+  }
+
+  override async lstat(path: string): Promise<Stat> {
+    return this.stubStat(path, false) ?? super.lstat(path);
   }
 
   // -------------------------------------------------------------------------------------------- changes
 
   override async writeFile(path: string, content: Uint8Array | string, options?: Parameters<InMemoryFs["writeFile"]>[2]): Promise<void> {
-    if (this.deviceWrite(path, content, options as Enc)) return;
+    if (this.devices.write(path, content, options as Enc)) return;
     const p = normalizePath(path);
-    await this.track(() => super.writeFile(path, content, options), () => this.putOf(p));
+    this.assertCanCreate(p);
+    await this.track(() => this.bounded(() => super.writeFile(path, content, options)), () => this.putOf(p));
   }
 
   override async appendFile(path: string, content: Uint8Array | string, options?: Parameters<InMemoryFs["appendFile"]>[2]): Promise<void> {
-    if (this.deviceWrite(path, content, options as Enc)) return;
+    if (this.devices.write(path, content, options as Enc)) return;
     const p = normalizePath(path);
     const before = this.internals.data.get(p);
     const prevLen = before?.type === "file" && "content" in before && before.content instanceof Uint8Array ? before.content.length : null;
+    this.assertCanCreate(p);
     await this.track(
-      () => super.appendFile(path, content, options),
+      () => this.bounded(() => super.appendFile(path, content, options)),
       () => {
         if (!mirrored(p)) return null;
         const after = this.internals.data.get(p);
@@ -224,6 +328,7 @@ export class MirroredFs extends InMemoryFs {
   override async mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
     const p = normalizePath(path);
     const existed = this.internals.data.has(p);
+    this.assertCanCreate(p);
     await this.track(
       () => super.mkdir(path, options),
       () => (existed || !mirrored(p) ? null : [{ op: "mkdirs", path: p, mtime: Date.now() }]),
@@ -241,7 +346,8 @@ export class MirroredFs extends InMemoryFs {
 
   override async cp(src: string, dest: string, options?: { recursive?: boolean }): Promise<void> {
     const d = normalizePath(dest);
-    await this.track(() => super.cp(src, dest, options), () => this.putOf(d));
+    this.assertCanCreate(d);
+    await this.track(() => this.bounded(() => super.cp(src, dest, options)), () => this.putOf(d));
   }
 
   override async mv(src: string, dest: string): Promise<void> {
@@ -251,9 +357,9 @@ export class MirroredFs extends InMemoryFs {
       () => super.mv(src, dest),
       () => {
         if (s === d) return null;
-        const ops: FsOp[] = [];
+        // the new place first: a stub moved here takes its bytes from the old place on the page
+        const ops: FsOp[] = [...(this.putOf(d) ?? [])];
         if (mirrored(s)) ops.push({ op: "delete", path: s });
-        ops.push(...(this.putOf(d) ?? []));
         return ops;
       },
     );
@@ -266,11 +372,13 @@ export class MirroredFs extends InMemoryFs {
 
   override async symlink(target: string, linkPath: string): Promise<void> {
     const p = normalizePath(linkPath);
+    this.assertCanCreate(p);
     await this.track(() => super.symlink(target, linkPath), () => this.putOf(p));
   }
 
   override async link(existingPath: string, newPath: string): Promise<void> {
     const p = normalizePath(newPath);
+    this.assertCanCreate(p);
     await this.track(() => super.link(existingPath, newPath), () => this.putOf(p));
   }
 
@@ -308,12 +416,26 @@ export class MirroredFs extends InMemoryFs {
     if (path === "/") return;
     const mtime = new Date(e.mtime);
     if (e.kind === "file") {
-      this.writeFileSync(path, e.data, undefined, { mode: e.mode, mtime });
+      this.putFile(path, e.data, e.mode, mtime);
+      return;
+    }
+    if (e.kind === "stub") {
+      this.putStub(path, e.size, e.mode, mtime);
       return;
     }
     this.internals.ensureParentDirs(path);
     if (e.kind === "dir") this.internals.setEntry(path, { type: "directory", mode: e.mode, mtime });
     else this.internals.setEntry(path, { type: "symlink", target: e.target, mode: e.mode, mtime });
+  }
+
+  /** A file the page sent whole; past this worker's byte bound it stays on the page as a stub. */
+  private putFile(path: string, data: Uint8Array, mode: number, mtime: Date): void {
+    try {
+      this.writeFileSync(path, data, undefined, { mode, mtime });
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.startsWith("ENOSPC")) throw err;
+      this.putStub(path, data.length, mode, mtime);
+    }
   }
 
   private applyOp(op: FsOp): void {
@@ -329,9 +451,14 @@ export class MirroredFs extends InMemoryFs {
           const joined = new Uint8Array(old.length + op.data.length);
           joined.set(old);
           joined.set(op.data, old.length);
-          this.writeFileSync(p, joined, undefined, { mode: cur.mode, mtime: new Date(op.mtime) });
+          this.putFile(p, joined, cur.mode, new Date(op.mtime));
+        } else if (cur?.type === "file" && cur.size !== undefined) {
+          // a stub: the page's file has the appended bytes already
+          cur.size += op.data.length;
+          this.setStubBytes(this.stubBytes + op.data.length);
+          cur.mtime = new Date(op.mtime);
         } else {
-          this.writeFileSync(p, op.data, undefined, { mode: op.mode, mtime: new Date(op.mtime) });
+          this.putFile(p, op.data, op.mode, new Date(op.mtime));
         }
         break;
       }

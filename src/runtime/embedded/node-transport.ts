@@ -13,7 +13,7 @@ export function nodeWorkerFactory(): WorkerFactory {
     const worker = new Worker(boot, { workerData: { entry, tsx: ts }, name: "sandshell-embedded" });
     worker.unref();
     return {
-      post: (message: HostToWorker) => worker.postMessage(message),
+      post: (message: HostToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(message, transfer ?? []),
       onMessage: (listener) => worker.on("message", (m: WorkerToHost) => listener(m)),
       onError: (listener) => worker.on("error", (err: Error) => listener(err)),
       terminate: () => void worker.terminate(),

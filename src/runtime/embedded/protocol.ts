@@ -4,7 +4,13 @@
 export type FsEntry =
   | { path: string; kind: "dir"; mode: number; mtime: number }
   | { path: string; kind: "file"; mode: number; mtime: number; data: Uint8Array }
-  | { path: string; kind: "symlink"; mode: number; mtime: number; target: string };
+  | { path: string; kind: "symlink"; mode: number; mtime: number; target: string }
+  /**
+   * A file whose bytes stay on the page until a command reads it (larger than EMBEDDED.inlineFileBytes, or past a new
+   * worker's EMBEDDED.inlineSnapshotBytes). From a worker, `from` names the page's file that holds its bytes: a copy
+   * or move of a file the worker had not read.
+   */
+  | { path: string; kind: "stub"; mode: number; mtime: number; size: number; from?: string };
 
 /**
  * A change to the file system, described by its result (not by the call that made it), so that applying it to the
@@ -33,11 +39,19 @@ export interface CarryState {
   /** `declare -a …` / `declare -A …` statements that recreate the arrays. */
   arrays: string;
   lastExitCode: number;
-  history: string[];
+}
+
+/** How much the file system may hold (EMBEDDED.limits.maxFileSystemBytes, EMBEDDED.maxFiles by default). */
+export interface FsBounds {
+  /** Bytes of all files together. */
+  bytes: number;
+  /** Files, folders and links (the interpreter's own /bin, /dev, /proc not counted). */
+  files: number;
 }
 
 export interface InitMessage {
   t: "init";
+  bounds: FsBounds;
   mode: "shell" | "job";
   nonce: string;
   workspace: string;
@@ -48,8 +62,9 @@ export interface InitMessage {
   rows: number;
   cwd: string;
   env: Record<string, string>;
-  /** Shell mode: state of the shell this one replaces (after a C-c that had to end the worker). */
+  /** Shell mode: state of the shell this one replaces (after a C-c that had to end the worker), and its history. */
   state?: CarryState;
+  history?: string[];
   /** Shell mode: this worker replaces one ended by C-c: print ^C and the markers of an interrupted command. */
   interrupted?: boolean;
   /** Job mode: the command line. */
@@ -63,18 +78,51 @@ export type HostToWorker =
   | { t: "input"; data: string }
   | { t: "interrupt" }
   | { t: "resize"; cols: number; rows: number }
-  | { t: "fs"; seq: number; ops: FsOp[] };
+  | { t: "fs"; seq: number; ops: FsOp[] }
+  /** The bytes of a file the worker asked for (`read`), as the page holds them now; null when it is gone. */
+  | { t: "file"; id: number; data: Uint8Array | null }
+  /** How much memory the worker uses (for benchmarks and memory tests). */
+  | { t: "memory"; id: number };
 
 export type WorkerToHost =
   /** The worker has loaded just-bash and waits for `init`. */
   | { t: "booted"; programs: string[] }
-  /** Terminal output. */
-  | { t: "data"; text: string }
+  /**
+   * Terminal output, and news that goes with it (one message per change, so a command line costs two: its start and
+   * its end): the shell is running a line (`busy`) or at its prompt again, its state after a line, a line it added to
+   * its history.
+   */
+  | { t: "data"; text: string; busy?: boolean; state?: CarryState; historyAdd?: string }
   /** File system changes made by the worker; `seen` = the last host change it had applied when it made them. */
   | { t: "fs"; seen: number; ops: FsOp[] }
-  /** A command line started (true) or ended (false). */
-  | { t: "busy"; busy: boolean }
-  | { t: "state"; state: CarryState }
+  /** The bytes of the file at `path` (a stub) are needed: a command reads it. */
+  | { t: "read"; id: number; path: string }
+  /** The answer to `memory`. */
+  | { t: "memory"; id: number; usage: WorkerMemory | null }
   /** The shell or job ended with this code; the worker can be ended. */
   | { t: "exit"; code: number }
   | { t: "error"; message: string };
+
+/** A worker's memory, as its platform tells (Node: after a full GC); bytes. */
+export interface WorkerMemory {
+  /** The worker's JavaScript heap in use. */
+  heapUsed: number;
+  /** Memory outside the heap that the worker's objects hold (ArrayBuffers: file contents). */
+  external: number;
+}
+
+/** How the worker's code sends a message to the page; the buffers in `transfer` move with it (not copied). */
+export type Post = (message: WorkerToHost, transfer?: ArrayBuffer[]) => void;
+
+/** The buffers of the file entries in `ops`, to move with the message that carries them. */
+export function transferables(ops: readonly FsOp[]): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const add = (data: Uint8Array): void => {
+    if (data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer) out.add(data.buffer);
+  };
+  for (const op of ops) {
+    if (op.op === "append") add(op.data);
+    else if (op.op === "put" || op.op === "sync") for (const e of op.entries) if (e.kind === "file") add(e.data);
+  }
+  return [...out];
+}

@@ -4,7 +4,8 @@
 import type { HostToWorker, WorkerToHost } from "./protocol.ts";
 
 export interface WorkerHandle {
-  post(message: HostToWorker): void;
+  /** Sends a message; the buffers in `transfer` move with it (the sender must not use them again). */
+  post(message: HostToWorker, transfer?: ArrayBuffer[]): void;
   onMessage(listener: (message: WorkerToHost) => void): void;
   /** The worker failed to load or threw outside the core. */
   onError(listener: (error: Error) => void): void;
