@@ -802,6 +802,11 @@ export class ShellCore {
       this.exit(code);
       return;
     }
+    // Typed-ahead input the command did not read is dropped before the prompt, as the node shell's prompt hook does:
+    // run at the prompt it would be a command nobody checked, and its end would be taken for the next command's.
+    const unread = this.typeahead.length;
+    this.typeahead = "";
+    if (unread > 0) this.emit(this.marker(`discarded=${nonce}:${unread}`));
     this.emit(this.marker(`exit=${nonce}:${code}`) + this.marker(`cwd=${nonce}:${this.carry?.cwd ?? ""}`));
     this.post({ t: "busy", busy: false });
     this.showPrompt();
