@@ -41,6 +41,22 @@ export interface CommandEnd {
 
 const MAX_PRE_CHARS = 1 << 20;
 
+/** An end marker with the command's own number, not yet verified (see stream.ts): its facts, and what came after it. */
+export interface EndCandidate {
+  seq: number | null;
+  /** The end's token, where the runtime gives each end one (node), to be checked out of band. */
+  token: string | undefined;
+  code: number;
+  /** Typed-ahead characters the shell reported dropped before this end. */
+  discarded: number;
+  /** The directory its `cwd` marker named. */
+  claimedCwd: string | undefined;
+  /** Its prompt marker came: the shell should be waiting at its prompt now. */
+  prompted: boolean;
+  /** Text after the marker: the prompt's when the end is real (dropped then), the command's when it was not. */
+  held: string;
+}
+
 export interface CommandDeps {
   newSegment(): Segment;
   /** Reports how many characters a collector holds (for the session's stats). */
@@ -70,6 +86,8 @@ export class RunningCommand {
   graceTimer: ReturnType<typeof setTimeout> | null = null;
   /** interrupt() calls waiting for the end. */
   endListeners: Array<(result: ShellResult) => void> = [];
+  /** An end marker seen, not yet verified: text is held back until the shell is seen at its prompt. */
+  candidate: EndCandidate | null = null;
   /** Characters of final clean output so far, and of output streamed to onOutput (final, then provisional lines). */
   finalChars = 0;
   streamedChars = 0;
@@ -84,12 +102,25 @@ export class RunningCommand {
 
   /** Output of the command (or of its echo, before that is known to be over). */
   push(text: string): void {
+    const c = this.candidate;
+    if (c !== null) {
+      c.held = c.held.length + text.length > MAX_PRE_CHARS ? (c.held + text).slice(-MAX_PRE_CHARS) : c.held + text;
+      return;
+    }
     this.lastOutputAt = now();
     if (this.phase === "echo") {
       this.pre = this.pre.length + text.length > MAX_PRE_CHARS ? (this.pre + text).slice(-MAX_PRE_CHARS) : this.pre + text;
     } else if (this.phase === "output") {
       this.collect(this.cleaner.push(text), false);
     }
+  }
+
+  /** A candidate end that does not end the command after all: what came after it is the command's. */
+  releaseCandidate(): void {
+    const c = this.candidate;
+    if (c === null) return;
+    this.candidate = null;
+    if (c.held !== "") this.push(c.held);
   }
 
   beginOutput(): void {

@@ -17,7 +17,14 @@ export class Lifecycle {
     private readonly core: SessionCore,
     private readonly shell: ShellProcess,
     private readonly spills: SpillFiles,
+    /** Whether keys sent to the command now would reach the shell's prompt (its end is in): then none are sent. */
+    private readonly ending: (a: RunningCommand) => boolean,
   ) {}
+
+  /** Keys for the running program; none once its end is in (they would be typed at the prompt as a command). */
+  send(a: RunningCommand, bytes: string): void {
+    if (bytes !== "" && !this.ending(a)) this.shell.write(bytes);
+  }
 
   newCommand(command: string): RunningCommand {
     const stats = this.core.stats;
@@ -101,7 +108,7 @@ export class Lifecycle {
     if (a.waiter !== w || this.core.active !== a) return;
     a.timedOut = w.hardSec;
     a.interrupted = true;
-    this.shell.write("\x03");
+    this.send(a, "\x03");
     this.armGrace(a);
   }
 
@@ -115,6 +122,7 @@ export class Lifecycle {
   }
 
   private async forceRespawn(a: RunningCommand): Promise<void> {
+    a.releaseCandidate();
     a.endOutput();
     this.core.active = null;
     let outcome: Parameters<typeof words.killedAndRespawned>[2];
@@ -155,6 +163,7 @@ export class Lifecycle {
     const a = this.core.active;
     if (a === null || a.phase === "preparing") return; // (a command still being prepared is refused by run() itself)
     this.core.active = null;
+    a.releaseCandidate();
     a.endOutput();
     this.endActive(a, {
       status: a.timedOut !== null ? "timeout" : a.interrupted ? "interrupted" : "completed",

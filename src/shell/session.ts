@@ -62,7 +62,7 @@ class Session implements ShellSession {
       flush: () => this.stream.flush(),
       exited: (code) => this.life.shellExited(code),
     });
-    this.life = new Lifecycle(core, this.shell, this.spills);
+    this.life = new Lifecycle(core, this.shell, this.spills, (a) => this.stream.ending(a));
     this.stream = new Stream(core, this.shell, {
       output: (a, text) => this.life.output(a, text),
       complete: (a, facts) => this.life.complete(a, facts),
@@ -215,8 +215,7 @@ class Session implements ShellSession {
     const bytes = key ?? (textOrKey === "" ? "" : !enter || /\n$/.test(textOrKey) ? textOrKey : `${textOrKey}\r`);
     if (bytes.includes("\x03")) a.interrupted = true;
     const result = life.attach(a, options, t0, []);
-    // Once the exit marker is in, the prompt is due: typing now would start a new command, so nothing is sent.
-    if (bytes !== "" && a.phase !== "ended") this.shell.write(bytes);
+    life.send(a, bytes);
     return result;
   }
 
@@ -232,7 +231,7 @@ class Session implements ShellSession {
     const ended = new Promise<ShellResult>((resolve) => a.endListeners.push(resolve));
     // Without a call waiting, this one waits for the end (no early `running`: the grace decides).
     const own = a.waiter === null ? life.attach(a, {}, t0, [], false) : null;
-    if (a.phase !== "ended") this.shell.write("\x03");
+    life.send(a, "\x03");
     life.armGrace(a);
     return own ?? ended;
   }

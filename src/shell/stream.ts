@@ -12,10 +12,11 @@
 //   prints) is known by then. Where the runtime can verify an end out of band (node: /proc), it must agree.
 
 import { type Marker, MarkerScanner } from "../runtime/markers.ts";
-import type { RunningCommand } from "./command.ts";
+import type { EndCandidate, RunningCommand } from "./command.ts";
 import type { SessionCore } from "./core.ts";
 import { PasteSwitches } from "./paste.ts";
 import type { ShellProcess } from "./process.ts";
+import { now } from "./util.ts";
 
 export interface StreamHost {
   /** Text of the running command (its echo or its output, the command's phase tells). */
@@ -31,10 +32,10 @@ export class Stream {
   private lastSeq = -1;
   /** Typed-ahead characters the shell dropped before its last prompt. */
   private discarded = 0;
-  /** The sequence number of the end last accepted, and whether its cwd came from the OS (then markers' cwd is ignored). */
-  private acceptedSeq: number | null = null;
-  private cwdVerified = false;
-  private claimedCwd: string | undefined;
+  /** The directory the last prompt of the shell's own (no agent command) named. */
+  private idleCwd: string | undefined;
+  /** The candidate end being verified. */
+  private check: { a: RunningCommand; c: EndCandidate; since: number; timer: (() => void) | null } | null = null;
 
   constructor(
     private readonly core: SessionCore,
@@ -47,6 +48,8 @@ export class Stream {
     this.scanner = new MarkerScanner();
     this.paste.reset();
     this.lastSeq = -1;
+    this.check?.timer?.();
+    this.check = null;
   }
 
   /** The command is about to be typed: only ends newer than this moment can be its own. */
@@ -60,6 +63,7 @@ export class Stream {
       if (ev.type === "text") this.onText(ev.text);
       else this.onMarker(ev.marker);
     }
+    if (this.check !== null && this.check.timer !== null) this.runCheck();
   }
 
   /** End of the shell's stream: a held-back would-be marker is text. */
@@ -85,29 +89,30 @@ export class Stream {
     if (!on && a !== null && a.phase === "echo" && a.pasted) a.beginOutput();
   }
 
-  /** `NONCE` or `NONCE.SEQ` → whether it is this runtime's, and the sequence number when there is one. */
-  private tagOf(tag: string): { ours: boolean; seq: number | null } {
+  /** `NONCE`, or `NONCE.SEQ.TOKEN` (node) → whether it is this runtime's, the command's number and the end's token. */
+  private tagOf(tag: string): { ours: boolean; seq: number | null; token: string | undefined } {
     const nonce = this.core.runtime.markerNonce;
-    const dot = tag.lastIndexOf(".");
-    const seqText = dot === -1 ? "" : tag.slice(dot + 1);
-    const seq = /^\d{1,15}$/.test(seqText) ? Number(seqText) : null;
-    const base = seq === null ? tag : tag.slice(0, dot);
-    return { ours: nonce === null || base === nonce, seq };
+    const [base, seqText, token] = tag.split(".", 3);
+    const seq = seqText !== undefined && /^\d{1,15}$/.test(seqText) ? Number(seqText) : null;
+    return { ours: nonce === null || base === nonce, seq, token };
   }
 
   private onMarker(m: Marker): void {
     switch (m.kind) {
       case "exit": {
         const t = this.tagOf(m.tag);
-        if (t.ours) this.onExitMarker(m.code, t.seq);
+        if (t.ours) this.onExitMarker(m.code, t.seq, t.token);
         break;
       }
       case "cwd": {
         const t = this.tagOf(m.tag);
-        // Only the cwd that comes with an accepted end (same tag) counts; on node it was read from /proc already.
-        if (t.ours && m.path !== "" && (t.seq === null || t.seq === this.acceptedSeq)) {
-          if (this.cwdVerified) this.claimedCwd = m.path;
-          else this.core.cwd = m.path;
+        if (!t.ours || m.path === "") break;
+        // The cwd that comes with the running command's end; where the OS can tell, it is read from /proc instead.
+        const c = this.core.active?.candidate;
+        if (c != null) {
+          if (t.seq === c.seq) c.claimedCwd = m.path;
+        } else if (this.core.active === null) {
+          this.idleCwd = m.path; // after a person's command
         }
         break;
       }
@@ -123,7 +128,8 @@ export class Stream {
         break;
       }
       case "envfile":
-        if (this.tagOf(m.tag).ours) this.shell.envFile = m.path;
+        // announced once, while the shell starts (a later one was printed by a command)
+        if (this.tagOf(m.tag).ours && this.shell.phase === "starting") this.shell.envFile = m.path;
         break;
       case "discarded":
         if (this.tagOf(m.tag).ours) this.discarded += m.count;
@@ -142,15 +148,16 @@ export class Stream {
       }
       return;
     }
+    // A command of the person's starts, when the person entered a line (else a command's leftover printed this).
     const person = this.core.person;
-    if (this.shell.ready && !person.busy) {
+    if (this.shell.ready && !person.busy && person.entered) {
       person.busy = true;
       person.dirty = false;
       this.core.emitState();
     }
   }
 
-  private onExitMarker(code: number, seq: number | null): void {
+  private onExitMarker(code: number, seq: number | null, token: string | undefined): void {
     const a = this.core.active;
     if (seq !== null) {
       // A command's end is bound to it: newer than anything before it was typed, and its own start's number.
@@ -162,38 +169,114 @@ export class Stream {
     } else if (a === null || a.phase === "preparing" || a.phase === "ended") {
       return;
     }
-    // Out of band, where the OS can tell: the shell must own the terminal again (nothing of the command runs in the
-    // foreground), or this "end" was printed by the command itself.
-    const proof = this.shell.proc?.verifyEnd?.(undefined) ?? null;
-    if (proof !== null && !proof.atPrompt) return;
-    if (seq !== null) this.lastSeq = Math.max(this.lastSeq, seq);
-    this.acceptedSeq = seq;
-    this.cwdVerified = proof !== null && proof.cwd !== undefined;
-    a.endOutput();
-    a.exitCode = code;
-    a.phase = "ended";
+    // A candidate until it is verified. A later end of the same number replaces it: the text between the two was the
+    // command's (it printed the first one itself).
+    a.releaseCandidate();
+    a.candidate = { seq, token, code, discarded: this.discarded, claimedCwd: undefined, prompted: false, held: "" };
+    this.discarded = 0;
   }
 
   private onPromptMarker(): void {
     const a = this.core.active;
-    if (a !== null && a.phase !== "ended" && a.phase !== "preparing") return; // not after an accepted end: the command's own
+    if (a !== null && a.phase !== "preparing") {
+      const c = a.candidate;
+      if (c === null || c.prompted) return; // not after an end marker of its own: printed by the command
+      c.prompted = true;
+      this.shell.pasteOn = false; // the line editor switches it on again when it starts reading
+      this.check = { a, c, since: now(), timer: null };
+      this.runCheck();
+      return;
+    }
     this.shell.atPrompt = true;
-    this.shell.pasteOn = false; // the line editor switches it on again when it starts reading
+    this.shell.pasteOn = false;
     const person = this.core.person;
     if (a !== null) {
       person.entered = false;
-      if (a.phase === "ended") {
-        if (this.cwdVerified) {
-          const proof = this.shell.proc?.verifyEnd?.(this.claimedCwd) ?? null;
-          if (proof?.cwd !== undefined) this.core.cwd = proof.cwd;
-          this.claimedCwd = undefined;
-        }
-        const discarded = this.discarded;
-        this.discarded = 0;
-        this.host.complete(a, { discarded });
-      }
       return;
     }
-    if (person.atPrompt()) this.core.emitState();
+    // A command of the person's (or an empty line) ended: where the OS can tell, its directory is the shell's.
+    const cwd = this.shell.proc?.shellCwd?.(this.idleCwd) ?? this.idleCwd;
+    this.idleCwd = undefined;
+    const moved = cwd !== undefined && cwd !== this.core.cwd;
+    if (moved) this.core.cwd = cwd;
+    if (person.atPrompt() || moved) this.core.emitState();
   }
+
+  /**
+   * Whether keys sent to `a` now would reach the shell's prompt: its end is in, or being verified while the shell
+   * waits at its prompt. Then nothing is sent (it would be typed as a command).
+   */
+  ending(a: RunningCommand): boolean {
+    if (a.phase === "ended") return true;
+    if (a.candidate === null) return false;
+    const verdict = this.shell.proc?.checkEnd?.(a.candidate.token) ?? null;
+    return verdict === null || verdict === "ended";
+  }
+
+  /**
+   * Verifies the candidate end out of band, where the runtime can (node: /proc and the end's token): it counts once the
+   * shell waits at its prompt and the token is the one its prompt hook wrote last; a token of an older end (or none)
+   * means a command printed it, and what came after it is the command's output. Until then it is looked at again: on
+   * every chunk of output, at once while the prompt is likely on its way, then less often (a candidate printed by a
+   * command that goes on running stays until the command's real end replaces it or makes it stale).
+   */
+  private runCheck(): void {
+    const k = this.check;
+    if (k === null) return;
+    k.timer?.();
+    k.timer = null;
+    const { a, c } = k;
+    if (this.core.active !== a || a.candidate !== c) {
+      this.check = null;
+      return;
+    }
+    const verdict = this.shell.proc?.checkEnd?.(c.token) ?? null;
+    if (verdict === null || verdict === "ended") {
+      this.check = null;
+      this.confirm(a, c);
+      return;
+    }
+    if (verdict === "stale") {
+      this.check = null;
+      a.releaseCandidate();
+      return;
+    }
+    const elapsed = now() - k.since;
+    const next = (): void => this.runCheck();
+    k.timer = elapsed < END_CHECK_SPIN_MS ? soon(next) : later(next, Math.min(END_CHECK_MAX_MS, Math.max(1, elapsed / 4)));
+  }
+
+  private confirm(a: RunningCommand, c: EndCandidate): void {
+    a.candidate = null; // what came after it is the prompt's
+    if (c.seq !== null && c.seq > this.lastSeq) this.lastSeq = c.seq;
+    const verified = this.shell.proc?.shellCwd?.(c.claimedCwd);
+    const cwd = verified ?? c.claimedCwd;
+    if (cwd !== undefined) this.core.cwd = cwd;
+    a.endOutput();
+    a.exitCode = c.code;
+    a.phase = "ended";
+    this.shell.atPrompt = true;
+    this.core.person.entered = false;
+    this.host.complete(a, { discarded: c.discarded });
+  }
+}
+
+/** While an end is likely just being followed by its prompt, it is looked at on every turn of the event loop. */
+const END_CHECK_SPIN_MS = 2;
+/** Then at growing intervals up to this. */
+const END_CHECK_MAX_MS = 50;
+
+
+/** Runs `fn` on the next turn of the event loop (after pending I/O); returns a function that cancels it. */
+function soon(fn: () => void): () => void {
+  if (typeof setImmediate === "function") {
+    const t = setImmediate(fn);
+    return () => clearImmediate(t);
+  }
+  return later(fn, 0);
+}
+
+function later(fn: () => void, ms: number): () => void {
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
 }

@@ -216,12 +216,9 @@ describe("the node session keeps in step under any input", () => {
     await runtime.dispose();
   });
 
-  // Known gap, open in the session issue: the out-of-band check reads the terminal's foreground group when the
-  // marker is read, and markers still buffered in the pty after the forging program exited are read while the shell
-  // itself is briefly in the foreground between two commands, so a forged end with the right number can pass
-  // (docs/session.md, "Known limits"). The fix is to accept an end only once the shell is blocked reading its
-  // terminal again; until then this test is skipped rather than flaky.
-  it.skip("KNOWN GAP: a command printing a complete fake end (its nonce, its number, exit, cwd, prompt) while it runs neither ends the call nor forges cwd", async () => {
+  // The end markers a forging program printed may still be read after it exited, while the shell briefly owns the
+  // terminal between two commands of the line: an end counts only once the shell is seen waiting at its prompt.
+  it("a command printing a complete fake end (its nonce, its number, exit, cwd, prompt) while it runs neither ends the call nor forges cwd", async () => {
     const s = await open();
     const n = runtime.markerNonce!;
     const fake = (seq: number): string =>
