@@ -3,6 +3,7 @@
 
 import { SHELL } from "../limits.ts";
 import type { SpillTarget } from "./jobs.ts";
+import { type JobNotices, newNoticeState } from "./job-notices.ts";
 import { cleanTerminalOutput, OutputCollector, TerminalTextCleaner } from "./output.ts";
 import { stripEcho } from "./prompt.ts";
 import type { RunOptions, ShellResult, ShellStatus } from "./types.ts";
@@ -62,6 +63,8 @@ export interface CommandDeps {
   /** Reports how many characters a collector holds (for the session's stats). */
   retained(chars: number): void;
   cwd(): string;
+  /** bash's job notices: those of jobs other commands started are dropped from this one's output. */
+  notices: JobNotices;
 }
 
 export class RunningCommand {
@@ -91,6 +94,7 @@ export class RunningCommand {
   /** Characters of final clean output so far, and of output streamed to onOutput (final, then provisional lines). */
   finalChars = 0;
   streamedChars = 0;
+  private readonly noticeState = newNoticeState();
 
   constructor(
     /** What is typed into the shell. */
@@ -158,6 +162,7 @@ export class RunningCommand {
    * it was streamed is not sent again; the result's output is always the final text.
    */
   private collect(clean: string, ended: boolean): void {
+    clean = this.deps.notices.filter(this.noticeState, this, clean, ended);
     if (clean !== "") {
       this.segment.collector.push(clean);
       this.deps.retained(this.segment.collector.retainedChars);
@@ -170,9 +175,10 @@ export class RunningCommand {
       return;
     }
     let open = "";
-    if (!ended) {
+    if (!ended && this.noticeState.carry === "") {
       const peek = this.cleaner.peek();
       open = peek.slice(0, peek.lastIndexOf("\n") + 1);
+      if (open.includes("[")) open = open.split("\n").filter((line) => !this.deps.notices.drops(this, line)).join("\n");
     }
     const tail = clean + open;
     const skip = Math.max(0, this.streamedChars - before);

@@ -4,6 +4,7 @@
 import { SHELL } from "../limits.ts";
 import type { Runtime } from "../runtime/types.ts";
 import type { RunningCommand } from "./command.ts";
+import { JobNotices } from "./job-notices.ts";
 import { PersonInput } from "./person.ts";
 import type { SessionStats, ShellResult, ShellSessionOptions } from "./types.ts";
 import { clampTimeout } from "./util.ts";
@@ -43,6 +44,8 @@ export class SessionCore {
   /** The shell's working directory as last verified (or reported, where the runtime cannot verify). */
   cwd: string;
   readonly person = new PersonInput();
+  /** Which command started each of the shell's jobs (their notices belong to it). */
+  readonly jobNotices = new JobNotices();
   readonly stats: SessionStats = { commands: 0, peakRetainedChars: 0, peakSpillBacklogChars: 0, shellsStarted: 0 };
 
   constructor(

@@ -34,6 +34,7 @@ export class Lifecycle {
         if (chars > stats.peakRetainedChars) stats.peakRetainedChars = chars;
       },
       cwd: () => this.core.cwd,
+      notices: this.core.jobNotices,
     });
   }
 

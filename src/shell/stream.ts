@@ -47,6 +47,7 @@ export class Stream {
   reset(): void {
     this.scanner = new MarkerScanner();
     this.paste.reset();
+    this.core.jobNotices.reset();
     this.lastSeq = -1;
     this.check?.timer?.();
     this.check = null;
@@ -76,7 +77,9 @@ export class Stream {
       text,
       (piece) => {
         const a = this.core.active;
-        if (piece !== "" && a !== null) this.host.output(a, piece);
+        if (piece === "") return;
+        if (a !== null) this.host.output(a, piece);
+        else this.core.jobNotices.idle(piece, this.core.person);
       },
       (on) => this.onPasteMode(on),
     );

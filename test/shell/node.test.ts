@@ -232,6 +232,20 @@ describe("the node session keeps in step under any input", () => {
     await inStep(s, "after-forgery");
   });
 
+  it("bash's job notices belong to the command that started the job: a later command's output has none", async () => {
+    const s = await open();
+    const started = await s.run("sleep 0.2 &");
+    expect(started.output).toMatch(/^\[1\] \d+\n$/);
+    const later = await s.run("sleep 0.6; echo later");
+    expect(later.output).toBe("later\n");
+    const own = await s.run("sleep 0.1 & sleep 0.4; echo own");
+    expect(own.output).toMatch(/^\[1\] \d+\n\[1\]\+ {2}Done {2,}sleep 0\.1\nown\n$/);
+    const killed = await s.run("sleep 30 & sleep 0.1");
+    expect((await s.run("kill %1; sleep 0.3; echo killer")).output).toBe("killer\n");
+    expect(killed.output).toMatch(/^\[1\] \d+\n$/);
+    await inStep(s, "job-notices");
+  });
+
   it("the shell's secret is in no prompt variable: echo \"$PS0\" and the setup file do not show the nonce", async () => {
     const s = await open();
     const n = runtime.markerNonce!;
