@@ -132,15 +132,19 @@ export class RunningCommand {
     this.pre = "";
   }
 
-  /** Ends the output: an echo never marked as over is cut heuristically; the cleaner's open lines are final. */
-  endOutput(): void {
+  /**
+   * Ends the output: an echo never marked as over is cut heuristically; the cleaner's open lines are final. A
+   * full-screen program's screen is shown as it stands; with `always` false (a reply while it runs) only when it
+   * changed since the last reply.
+   */
+  endOutput(always = true): void {
     if (this.phase === "echo") {
       const clean = stripEcho(cleanTerminalOutput(this.pre), this.command);
       this.pre = "";
       this.phase = "output";
       this.collect(clean, true);
     } else if (this.phase === "output") {
-      this.collect(this.cleaner.end(), true);
+      this.collect(this.cleaner.end(always), true);
     }
   }
 
@@ -175,7 +179,7 @@ export class RunningCommand {
       return;
     }
     let open = "";
-    if (!ended && this.noticeState.carry === "") {
+    if (!ended && this.noticeState.carry === "" && !this.cleaner.onScreen) {
       const peek = this.cleaner.peek();
       open = peek.slice(0, peek.lastIndexOf("\n") + 1);
       if (open.includes("[")) open = open.split("\n").filter((line) => !this.deps.notices.drops(this, line)).join("\n");

@@ -97,7 +97,7 @@ export class Lifecycle {
   /** Soft timeout or a prompt-like pause: return what came so far; the command keeps running. */
   private yieldRunning(a: RunningCommand, w: Waiter, reason: "quiet" | "prompt"): void {
     const lastLine = a.lastLine();
-    a.endOutput(); // the open lines are final for this call; the echo, if still unmarked, is cut now
+    a.endOutput(false); // the open lines are final for this call; the echo, if still unmarked, is cut now
     const waiting = { reason, lastLine, quietMs: reason === "prompt" ? w.quietMs : w.softMs };
     const segment = a.takeSegment();
     a.detach(w);
@@ -235,7 +235,7 @@ export class Lifecycle {
   async busyRefusal(t0: number, a: RunningCommand): Promise<ShellResult> {
     const error = words.busy(a.command, a.startedAt, now());
     if (a.waiter !== null || a.phase !== "output") return this.refusal(t0, error, "busy", "running");
-    a.endOutput();
+    a.endOutput(false);
     a.phase = "output";
     const r = await a.render(a.takeSegment(), { startedAt: t0, notices: [] }, { status: "running", exitCode: null });
     return { ...r, error, refused: "busy" };

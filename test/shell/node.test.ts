@@ -52,6 +52,26 @@ describe("shell session on node only", () => {
       expect((await s.run("echo back in bash")).output).toBe("back in bash\n");
   });
 
+  it("a full-screen program that times out (vim, less) shows its last screen once, not a pile of `~` lines", async () => {
+    const s = await open({ interruptGraceMs: 500 });
+    await s.run("printf 'line one\\nline two\\n' > screen.txt");
+    if (runtime.capabilities.programs.vim) {
+      const r = await s.run("vim screen.txt", { timeoutSec: 1 });
+      expect(r.status).toBe("timeout");
+      const lines = r.output.split("\n");
+      expect(lines.slice(0, 2)).toEqual(["line one", "line two"]);
+      expect(lines.filter((l) => l === "~")).toHaveLength(SHELL.agentRows - 3);
+      expect(lines.length).toBeLessThanOrEqual(SHELL.agentRows + 1);
+      expect(r.output.match(/line one/g)).toHaveLength(1);
+    }
+    if (runtime.capabilities.programs.less) {
+      const r = await s.run("seq 1 500 | PAGER= less", { timeoutSec: 1 });
+      expect(r.status).toBe("timeout");
+      expect(r.output).toBe(`${Array.from({ length: SHELL.agentRows - 1 }, (_, i) => i + 1).join("\n")}\n:\n`);
+    }
+    expect((await s.run("echo after")).output).toBe("after\n");
+  }, 20_000);
+
   it("bc, an interactive program without a prompt, answers after the soft timeout and quits", async () => {
     if (!runtime.capabilities.programs.bc) return;
     const s = await open();
