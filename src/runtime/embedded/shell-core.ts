@@ -56,8 +56,9 @@ const NOT_CARRIED = new Set(["_"]);
 
 export { formatMarker };
 
+/** A command's output for the terminal: LF as CRLF, and no OSC 654 marker (only the interpreter's own are markers). */
 function toTerminal(text: string): string {
-  return text.replace(/\r?\n/g, "\r\n");
+  return text.replace(/\x1b\]654;[^\x07\x1b]*(?:\x07|\x1b\\)?/g, "").replace(/\r?\n/g, "\r\n");
 }
 
 /**
