@@ -152,13 +152,19 @@ class Session implements ShellSession {
   }
 
   /**
-   * A line the person typed but did not finish is cleared before the agent's command; false when the person's own
-   * command runs (then the agent's is not run).
+   * What the person typed is settled before the agent's command: a line they entered has brought its prompt (or their
+   * command runs: then false, the agent's is not run); a line they typed but did not enter is cleared.
    */
   private async clearPersonLine(): Promise<boolean> {
     const { person } = this.core;
     const shell = this.shell;
     if (person.busy) return false;
+    if (person.entered) {
+      // The line runs (their command starts: refused), brings a fresh prompt, or opens a continuation (PS2, below).
+      // Nothing is sent before that is known: a C-c now would stop their command, or cut readline short.
+      await shell.waitFor(() => !person.entered || person.busy || !shell.ready, 5 * SHELL.personSettleMs);
+      if (person.busy) return false;
+    }
     if (person.dirty && !person.entered && this.runtime.kind === "node") {
       // Only typed, never entered: readline's C-e C-u clears the line with no signal, so no new prompt and no
       // flushed input (a C-c makes the tty discard what is queued, and readline set itself up again).
@@ -166,9 +172,8 @@ class Session implements ShellSession {
       person.dirty = false;
     }
     if (person.dirty) {
-      // A half-typed line from the person: C-c discards it (also a PS2 continuation) and brings a fresh prompt.
-      // A line the person just entered may bring a prompt of its own first, and the C-c's exit marker after it:
-      // wait until the shell has settled, or that marker would be taken for the end of the agent's command.
+      // A half-typed line (or an open continuation): C-c discards it and brings a fresh prompt. Its exit marker comes
+      // after that prompt: wait until the shell has settled, or it would be taken for the end of the agent's command.
       shell.atPrompt = false;
       shell.write("\x03");
       person.dirty = false;

@@ -144,14 +144,16 @@ export class Stream {
 
   private onStartMarker(seq: number | null): void {
     const a = this.core.active;
-    if (a !== null) {
-      if (a.phase === "echo") {
+    if (a !== null && a.phase !== "preparing") {
+      // The start of an older command (printed again by a program of it, say) is not this one's.
+      if (a.phase === "echo" && (seq === null || seq > a.afterSeq)) {
         if (seq !== null) a.startSeq = seq;
         a.beginOutput();
       }
       return;
     }
-    // A command of the person's starts, when the person entered a line (else a command's leftover printed this).
+    // A command of the person's starts, when the person entered a line (else a command's leftover printed this); also
+    // while the agent's command is being prepared, which then is not run.
     const person = this.core.person;
     if (this.shell.ready && !person.busy && person.entered) {
       person.busy = true;
@@ -194,7 +196,7 @@ export class Stream {
     this.shell.pasteOn = false;
     const person = this.core.person;
     if (a !== null) {
-      person.entered = false;
+      person.atPrompt(); // whatever the person entered is over (the agent's command waits to be typed)
       return;
     }
     // A command of the person's (or an empty line) ended: where the OS can tell, its directory is the shell's.
