@@ -35,7 +35,7 @@ export class Stream {
   /** The directory the last prompt of the shell's own (no agent command) named. */
   private idleCwd: string | undefined;
   /** The candidate end being verified. */
-  private check: { a: RunningCommand; c: EndCandidate; since: number; timer: (() => void) | null } | null = null;
+  private check: { a: RunningCommand; c: EndCandidate; since: number; quick: number; timer: (() => void) | null } | null = null;
 
   constructor(
     private readonly core: SessionCore,
@@ -64,7 +64,10 @@ export class Stream {
       if (ev.type === "text") this.onText(ev.text);
       else this.onMarker(ev.marker);
     }
-    if (this.check !== null && this.check.timer !== null) this.runCheck();
+    if (this.check !== null && this.check.timer !== null) {
+      this.check.quick = END_CHECK_QUICK;
+      this.runCheck();
+    }
   }
 
   /** End of the shell's stream: a held-back would-be marker is text. */
@@ -188,7 +191,7 @@ export class Stream {
       if (c === null || c.prompted) return; // not after an end marker of its own: printed by the command
       c.prompted = true;
       this.shell.pasteOn = false; // the line editor switches it on again when it starts reading
-      this.check = { a, c, since: now(), timer: null };
+      this.check = { a, c, since: now(), quick: END_CHECK_QUICK, timer: null };
       this.runCheck();
       return;
     }
@@ -246,9 +249,15 @@ export class Stream {
       a.releaseCandidate();
       return;
     }
-    const elapsed = now() - k.since;
+    // A few looks on the next turns of the event loop (the prompt is usually a moment away), then at growing
+    // intervals: spinning would take the CPU the shell needs to get there.
     const next = (): void => this.runCheck();
-    k.timer = elapsed < END_CHECK_SPIN_MS ? soon(next) : later(next, Math.min(END_CHECK_MAX_MS, Math.max(1, elapsed / 4)));
+    if (k.quick > 0) {
+      k.quick--;
+      k.timer = soon(next);
+    } else {
+      k.timer = later(next, Math.min(END_CHECK_MAX_MS, Math.max(1, (now() - k.since) / 4)));
+    }
   }
 
   private confirm(a: RunningCommand, c: EndCandidate): void {
@@ -266,8 +275,8 @@ export class Stream {
   }
 }
 
-/** While an end is likely just being followed by its prompt, it is looked at on every turn of the event loop. */
-const END_CHECK_SPIN_MS = 2;
+/** Looks at a candidate end on the next turns of the event loop, after its prompt marker and after each chunk. */
+const END_CHECK_QUICK = 2;
 /** Then at growing intervals up to this. */
 const END_CHECK_MAX_MS = 50;
 
