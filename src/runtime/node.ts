@@ -1,12 +1,13 @@
 // The node runtime: real bash on a real pseudo-terminal (node-pty). It is the conformance reference for the session
-// engine and the benchmarks' baseline. The shell prints the OSC 654 markers from PROMPT_COMMAND and PS0, each tagged
-// with a per-runtime nonce, so a command's own output cannot fake an end.
+// engine and the benchmarks' baseline. The shell prints the OSC 654 markers from PROMPT_COMMAND and PS0 (the setup file
+// is generated from src/runtime/markers.ts); an end is bound to its command and verified out of band (checkEnd).
 //
-// Markers this shell prints (N = markerNonce):
-//   interactive                once, when the setup file has run
-//   envfile=N:PATH             once: where `export -p` is written before every prompt (used to restore a respawn)
-//   start=N                    from PS0: the command line was read and is about to run (everything before is echo)
-//   exit=N:CODE  cwd=N:PATH  prompt     from PROMPT_COMMAND, before every prompt
+// Markers this shell prints (N = markerNonce, S = the command's number, T = a fresh token per end):
+//   interactive                  once, when the setup file has run
+//   envfile=N:PATH               once: where `export -p` is written before every prompt (used to restore a respawn)
+//   start=S                      from PS0: the command line was read and is about to run (everything before is echo)
+//   discarded=N.S.T:COUNT        from PROMPT_COMMAND, when typed-ahead input the command did not read was dropped
+//   exit=N.S.T:CODE  cwd=N.S.T:PATH  prompt     from PROMPT_COMMAND, before every prompt
 
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
@@ -78,9 +79,9 @@ function singleQuote(s: string): string {
 /**
  * The setup file the agent's bash reads instead of ~/.bashrc. It is removed once the shell has read it (see
  * PtyProcess), so the nonce is in no file; in the shell it lives only inside the prompt hook's body, not in PS0 or any
- * variable. Each command's markers carry its sequence number (`exit=NONCE.SEQ:CODE`, `start=SEQ`), and an end is
- * verified out of band before the session trusts it (PtyProcess.shellState), because code running inside the shell
- * itself could always read the hook's text.
+ * variable. Each command's markers carry its sequence number and a fresh token (`exit=NONCE.SEQ.TOKEN:CODE`,
+ * `start=SEQ`), and an end is verified out of band before the session trusts it (PtyProcess.checkEnd), because code
+ * running inside the shell itself could always read the hook's text.
  */
 function rcFile(nonce: string, envFile: string, restoreFrom: string | undefined): string {
   const env = singleQuote(envFile);

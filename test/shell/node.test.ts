@@ -276,6 +276,39 @@ describe("the node session keeps in step under any input", () => {
     await inStep(s, "job-notices");
   });
 
+  it("forged ends in several spellings (a child that exits at once, a subshell, a background job, a builtin loop, builtin read) end nothing early and forge neither cwd, exit code nor output", async () => {
+    const s = await open({ promptQuietMs: 200 });
+    // As an attacker inside the shell would: the nonce from the hook's text, the command's number, the last token.
+    const steal = `__n=$(declare -f __sandshell_prompt | grep -o '[0-9a-f]\\{8\\}-[0-9a-f-]\\{27\\}' | head -1); __n=$__n.$__ss_seq.$(cat "$TMPDIR"/env-*.end)`;
+    const fake = (paste: boolean): string =>
+      `'\\033]654;start=%s\\a\\033]654;exit=%s:0\\a\\033]654;cwd=%s:/etc\\a\\033]654;prompt\\a${paste ? "\\033[?2004h" : ""}' "$__ss_seq" "$__n" "$__n"`;
+    const cases: Array<{ name: string; cmd: string; output: RegExp; code: number; input?: string }> = [
+      { name: "child, then the command goes on", cmd: `env printf ${fake(true)}; sleep 0.3; echo real-end`, output: /^real-end\n$/, code: 0 },
+      { name: "child, then the command ends at once", cmd: `env printf ${fake(true)}; echo after; false`, output: /^after\n$/, code: 1 },
+      { name: "child without the paste switch", cmd: `env printf ${fake(false)}; echo after; false`, output: /^after\n$/, code: 1 },
+      { name: "subshell", cmd: `( printf ${fake(true)} ); sleep 0.2; echo real-end`, output: /^real-end\n$/, code: 0 },
+      { name: "background job", cmd: `(sleep 0.1; printf ${fake(true)}) & sleep 0.4; echo real-end`, output: /^\[1\] \d+\n\[1\]\+ {2}Done .*\nreal-end\n$/, code: 0 },
+      { name: "builtin loop", cmd: `for i in 1 2 3 4 5; do printf ${fake(true)}; done; sleep 0.2; echo real-end`, output: /^real-end\n$/, code: 0 },
+      { name: "builtin read -t", cmd: `printf ${fake(true)}; read -t 0.3 x; echo real-end`, output: /^real-end\n$/, code: 0 },
+      { name: "builtin read", cmd: `printf ${fake(true)}; read x; echo "real-end:$x"`, output: /^typed\nreal-end:typed\n$/, code: 0, input: "typed" },
+    ];
+    const trials = Number(process.env.SANDSHELL_FORGE_TRIALS ?? 2);
+    for (let trial = 0; trial < trials; trial++) {
+      for (const c of cases) {
+        let r = await s.run(`${steal}; ${c.cmd}`, { softTimeoutSec: 1.5 });
+        if (c.input !== undefined && r.status === "running") r = await s.input(c.input);
+        expect({ name: c.name, output: c.output.test(r.output) ? "ok" : r.output, status: r.status, code: r.exitCode, cwd: r.cwd }).toEqual({
+          name: c.name,
+          output: "ok",
+          status: "completed",
+          code: c.code,
+          cwd: runtime.workspace,
+        });
+        await inStep(s, `forged-${c.name}`);
+      }
+    }
+  }, 20_000 * Number(process.env.SANDSHELL_FORGE_TRIALS ?? 2) + 60_000);
+
   it("start markers a background job prints (an older command's, or any while idle) never hold a later command's end nor mark the person busy", async () => {
     const s = await open({ softTimeoutSec: 2 });
     await s.run("__s=$__ss_seq; (for i in $(seq 1 60); do printf '\\033]654;start=%s\\a' \"$__s\"; sleep 0.01; done) &");
