@@ -334,13 +334,16 @@ describe("embedded runtime", () => {
       expect((await t.run("lib hi")).output).toBe("lib says hi\n");
     });
 
-    it("keys typed while a command runs are handled after it", async () => {
+    it("keys typed while a command runs that it does not read are dropped at its end and reported, never run (as bash's prompt hook does on node)", async () => {
       const t = await shell();
       const n = t.promptCount();
       t.proc.write("sleep 0.3\r");
       t.proc.write("echo typed-ahead\r");
+      await t.prompts(n + 1);
+      expect(t.markers()).toContain(`discarded=${runtime.markerNonce}:${"echo typed-ahead\r".length}`);
+      t.proc.write("echo after\r");
       await t.prompts(n + 2);
-      expect(screen(t.raw)).toMatch(/typed-ahead\r\ntyped-ahead\r\n/);
+      expect(screen(t.raw)).not.toMatch(/typed-ahead\r\ntyped-ahead/);
     });
 
     it("errexit ends the shell on a failure, as bash does", async () => {
