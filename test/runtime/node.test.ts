@@ -93,7 +93,12 @@ describe("node runtime", () => {
     const tag0 = (first as { tag: string }).tag;
     expect(tag0).toMatch(new RegExp(`^${nonce}\\.0\\.\\d+$`));
     expect(w.markers).toContainEqual({ kind: "cwd", tag: tag0, path: runtime.workspace });
-    expect(proc.checkEnd?.(tag0.split(".")[2])).toBe("ended");
+    // the shell waits at its prompt a moment after it printed the end
+    const settled = async (token: string | undefined): Promise<string | null | undefined> => {
+      for (let i = 0; i < 200 && proc.checkEnd?.(token) === "running"; i++) await new Promise((r) => setTimeout(r, 10));
+      return proc.checkEnd?.(token);
+    };
+    expect(await settled(tag0.split(".")[2])).toBe("ended");
     proc.write("(exit 7)\r");
     await w.until(() => w.prompts() === 2);
     expect(w.markers).toContainEqual({ kind: "start", tag: "1" });
@@ -102,8 +107,9 @@ describe("node runtime", () => {
     expect(second.tag).toMatch(new RegExp(`^${nonce}\\.1\\.\\d+$`));
     expect(second.tag).not.toBe(tag0.replace(".0.", ".1."));
     // the older end is stale now, and one without a token was printed by a command
-    expect(proc.checkEnd?.(tag0.split(".")[2])).toBe("stale");
-    expect(proc.checkEnd?.(undefined)).toBe("stale");
+    expect(await settled(tag0.split(".")[2])).toBe("stale");
+    expect(await settled(undefined)).toBe("stale");
+    expect(await settled(second.tag.split(".")[2])).toBe("ended");
     proc.kill();
     expect(typeof (await proc.exited)).toBe("number");
   });
