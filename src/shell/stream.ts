@@ -191,6 +191,7 @@ export class Stream {
       if (c === null || c.prompted) return; // not after an end marker of its own: printed by the command
       c.prompted = true;
       this.shell.pasteOn = false; // the line editor switches it on again when it starts reading
+      this.check?.timer?.();
       this.check = { a, c, since: now(), quick: END_CHECK_QUICK, timer: null };
       this.runCheck();
       return;
