@@ -3,7 +3,8 @@
 // arbitrary chunks, so a marker can be split anywhere (even inside a UTF-8 character) and one chunk can carry several;
 // the scanner keeps only the smallest possible carry-over and hands everything else on at once.
 //
-// Payloads (A = tag: the runtime's nonce, on node with the command's sequence number, `NONCE.SEQ`; never a colon):
+// Payloads (A = tag: the runtime's nonce; on node with the command's sequence number and the end's token,
+// `NONCE.SEQ.TOKEN`; never a colon):
 //   interactive        the shell is set up and reads commands
 //   prompt             a prompt follows (the previous command, if any, is over)
 //   start=A            the command line was read and runs now (everything before was its echo)

@@ -1,12 +1,13 @@
 // The node runtime: real bash on a real pseudo-terminal (node-pty). It is the conformance reference for the session
-// engine and the benchmarks' baseline. The shell prints the OSC 654 markers from PROMPT_COMMAND and PS0, each tagged
-// with a per-runtime nonce, so a command's own output cannot fake an end.
+// engine and the benchmarks' baseline. The shell prints the OSC 654 markers from PROMPT_COMMAND and PS0 (the setup file
+// is generated from src/runtime/markers.ts); an end is bound to its command and verified out of band (checkEnd).
 //
-// Markers this shell prints (N = markerNonce):
-//   interactive                once, when the setup file has run
-//   envfile=N:PATH             once: where `export -p` is written before every prompt (used to restore a respawn)
-//   start=N                    from PS0: the command line was read and is about to run (everything before is echo)
-//   exit=N:CODE  cwd=N:PATH  prompt     from PROMPT_COMMAND, before every prompt
+// Markers this shell prints (N = markerNonce, S = the command's number, T = a fresh token per end):
+//   interactive                  once, when the setup file has run
+//   envfile=N:PATH               once: where `export -p` is written before every prompt (used to restore a respawn)
+//   start=S                      from PS0: the command line was read and is about to run (everything before is echo)
+//   discarded=N.S.T:COUNT        from PROMPT_COMMAND, when typed-ahead input the command did not read was dropped
+//   exit=N.S.T:CODE  cwd=N.S.T:PATH  prompt     from PROMPT_COMMAND, before every prompt
 
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
@@ -78,14 +79,14 @@ function singleQuote(s: string): string {
 /**
  * The setup file the agent's bash reads instead of ~/.bashrc. It is removed once the shell has read it (see
  * PtyProcess), so the nonce is in no file; in the shell it lives only inside the prompt hook's body, not in PS0 or any
- * variable. Each command's markers carry its sequence number (`exit=NONCE.SEQ:CODE`, `start=SEQ`), and an end is
- * verified out of band before the session trusts it (PtyProcess.verifyEnd), because code running inside the shell
- * itself could always read the hook's text.
+ * variable. Each command's markers carry its sequence number and a fresh token (`exit=NONCE.SEQ.TOKEN:CODE`,
+ * `start=SEQ`), and an end is verified out of band before the session trusts it (PtyProcess.checkEnd), because code
+ * running inside the shell itself could always read the hook's text.
  */
 function rcFile(nonce: string, envFile: string, restoreFrom: string | undefined): string {
   const env = singleQuote(envFile);
   const state = singleQuote(`${envFile}.state`);
-  const tag = `'${nonce}.'"$__ss_seq"`;
+  const tag = `'${nonce}.'"$__ss_seq.$__ss_tok"`;
   return [
     "# Sandshell: setup of the agent's shell (node runtime). Markers: OSC 654, see src/runtime/markers.ts.",
     "set +H",
@@ -105,12 +106,15 @@ function rcFile(nonce: string, envFile: string, restoreFrom: string | undefined)
     "__ss_seq=0",
     `PS0=${singleQuote(formatMarker({ kind: "start", tag: "${__ss_seq}" }))}`,
     "__sandshell_prompt() {",
-    "  local __ss_ec=$? __ss_n=0 __ss_k",
+    // A fresh token for this end, in no variable a command can read afterwards, and in a file written before the end
+    // is printed: an end marker counts only when it carries the token the file holds (see PtyProcess.checkEnd).
+    "  local __ss_ec=$? __ss_n=0 __ss_k __ss_tok=${SRANDOM}${RANDOM}${RANDOM}",
     // Typeahead the command did not read is discarded before the prompt, so it can never run as a command: read -N
     // puts the terminal in non-canonical mode and takes whatever is queued, without waiting.
     // A read that times out keeps what it got: go on until one gets nothing.
     "  while IFS= builtin read -r -s -N 4096 -t 0.0001 __ss_k; [ -n \"$__ss_k\" ]; do __ss_n=$((__ss_n + ${#__ss_k})); done",
     `  builtin export -p >| ${env} 2>/dev/null || :`,
+    `  builtin printf '%s' "$__ss_tok" >| ${singleQuote(endFile(envFile))} 2>/dev/null || :`,
     `  { builtin declare -p; builtin declare -f; builtin alias -p; } >| ${state} 2>/dev/null || :`,
     `  ((__ss_n > 0)) && ${bashPrintMarkers([{ kind: "discarded", tag, count: '"$__ss_n"' }])}`,
     `  ${bashPrintMarkers([
@@ -127,6 +131,11 @@ function rcFile(nonce: string, envFile: string, restoreFrom: string | undefined)
   ].join("\n");
 }
 
+/** Where the prompt hook writes the token of the end it prints (beside the shell's `export -p` file). */
+function endFile(envFile: string): string {
+  return `${envFile}.end`;
+}
+
 /** Fields of /proc/PID/stat after the command name: state ppid pgrp session tty_nr tpgid … (Linux). */
 function procStat(pid: number): string[] | null {
   try {
@@ -135,6 +144,29 @@ function procStat(pid: number): string[] | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The system calls readline waits in at a prompt, by architecture: pselect6 (or select, where bash was built without
+ * it) on the terminal alone (nfds 1) with no timeout. bash's builtin `read` waits in read(2), `read -t` with a timeout,
+ * a running command in wait4(2); only `read -e` without a timeout (readline again) looks the same.
+ */
+const PROMPT_WAITS: Partial<Record<NodeJS.Architecture, readonly string[]>> = { x64: ["270", "23"], arm64: ["72"] };
+
+/** Whether the (sleeping) shell waits in its line editor's read, as at its prompt (Linux: /proc/PID/syscall). */
+function waitsAtPrompt(pid: number): boolean {
+  const waits = PROMPT_WAITS[process.arch];
+  let line: string;
+  try {
+    line = readFileSync(`/proc/${pid}/syscall`, "utf8");
+  } catch {
+    return waits === undefined; // not readable here: the terminal's foreground group is all there is to go by
+  }
+  // "NR arg1 … arg6 sp pc", or "running"
+  const f = line.trim().split(" ");
+  if (f.length < 7) return false;
+  if (waits === undefined) return true;
+  return waits.includes(f[0]!) && f[1] === "0x1" && f[5] === "0x0";
 }
 
 /** The process's children (Linux: /proc). */
@@ -233,6 +265,8 @@ class PtyProcess implements TerminalProcess {
   /** The shell's process group, learnt when it announced itself (`interactive`): it owns the terminal at a prompt. */
   private shellPgrp: number | null = null;
   private shellSetup: { rcPath: string; seen: boolean } | null;
+  /** The file where the shell's prompt hook writes the token of its last end. */
+  endPath: string | null = null;
 
   constructor(
     private readonly pty: IPty,
@@ -271,20 +305,42 @@ class PtyProcess implements TerminalProcess {
     this.shellPgrp = interactiveShell(this.pty.pid);
   }
 
-  verifyEnd(claimedCwd: string | undefined): { atPrompt: boolean; cwd: string | undefined } | null {
-    if (this.shellPgrp === null) return null;
-    const own = procStat(this.shellPgrp);
-    if (own === null) return null;
-    // the shell's terminal has the shell's group in the foreground again
-    const atPrompt = Number(own[5]) === this.shellPgrp;
-    let cwd: string | undefined;
-    try {
-      cwd = readlinkSync(`/proc/${this.shellPgrp}/cwd`);
-      if (claimedCwd !== undefined && claimedCwd !== cwd && realpathSync(claimedCwd) === cwd) cwd = claimedCwd;
-    } catch {
-      cwd = undefined;
+  checkEnd(token: string | undefined): "ended" | "stale" | "running" | null {
+    const state = this.shellState();
+    if (state === null) return null;
+    if (this.endPath !== null) {
+      if (token === undefined) return "stale"; // this shell's ends carry tokens: this one was printed by a command
+      let last: string | null = null;
+      try {
+        last = readFileSync(this.endPath, "utf8");
+      } catch {
+        // removed by a command: the shell's state is all there is to go by, until the next prompt writes it again
+      }
+      if (last !== null && last !== token) return "stale";
     }
-    return { atPrompt, cwd };
+    return state === "prompt" ? "ended" : "running";
+  }
+
+  /** prompt: the shell waits at its prompt; foreground: a program of it owns the terminal; busy: anything else. */
+  private shellState(): "prompt" | "foreground" | "busy" | null {
+    const pgrp = this.shellPgrp;
+    if (pgrp === null) return null;
+    const own = procStat(pgrp);
+    if (own === null) return null;
+    // fields: state ppid pgrp session tty_nr tpgid: a program of the shell's owns the terminal
+    if (Number(own[5]) !== pgrp) return "foreground";
+    if (own[0] !== "S") return "busy";
+    return waitsAtPrompt(pgrp) ? "prompt" : "busy";
+  }
+
+  shellCwd(claimed: string | undefined): string | undefined {
+    if (this.shellPgrp === null) return undefined;
+    try {
+      const cwd = readlinkSync(`/proc/${this.shellPgrp}/cwd`);
+      return claimed !== undefined && claimed !== cwd && realpathSync(claimed) === cwd ? claimed : cwd;
+    } catch {
+      return undefined;
+    }
   }
 
   /** A program of the shell's in the foreground (not the shell itself, e.g. running its builtin `read`). */
@@ -480,6 +536,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
         encoding: null,
       });
       const proc = track(p, null, rc);
+      proc.endPath = endFile(envFile);
       proc.relaysTerminal = os.isolation.state === "sandboxed";
       return proc;
     },

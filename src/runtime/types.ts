@@ -19,12 +19,19 @@ export interface TerminalProcess {
   /** Resolves with the exit code when the process has ended (for any reason). */
   readonly exited: Promise<number>;
   /**
-   * Out-of-band check of an end marker, where the operating system can tell (Linux: /proc), for the agent's shell:
-   * `atPrompt` is true when the shell is the terminal's foreground process group again (no command of it runs in the
-   * foreground); `cwd` is the shell's working directory as the kernel knows it (the marker's path when that is the
-   * same directory, so a logical path through a symlink is kept). Null where this cannot be told.
+   * Out-of-band check of an end marker of the agent's shell, where the operating system can tell (Linux: /proc), with
+   * the token the marker carries (node: a fresh random token per end, which the prompt hook writes to a file before it
+   * prints the end). `ended`: the shell waits at its prompt (it owns the terminal and blocks in its line editor's read)
+   * and this is its last end; `stale`: the shell has printed a newer end since, or this one was printed by a command;
+   * `running`: a program of the shell's runs in the foreground, or the shell itself runs or waits in something else
+   * (its builtin `read`, say): look again later. Null where this cannot be told.
    */
-  verifyEnd?(claimedCwd: string | undefined): { atPrompt: boolean; cwd: string | undefined } | null;
+  checkEnd?(token: string | undefined): "ended" | "stale" | "running" | null;
+  /**
+   * The shell's working directory as the kernel knows it, or undefined where it cannot be read; `claimed` (the path a
+   * marker reported) when that is the same directory, so a logical path through a symlink is kept.
+   */
+  shellCwd?(claimed: string | undefined): string | undefined;
   /**
    * The name of the program of the shell's in the terminal's foreground (node-pty: `process`), where the runtime
    * knows it; undefined while the shell itself reads (at its prompt, or in its builtin `read`).

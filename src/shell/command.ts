@@ -3,6 +3,7 @@
 
 import { SHELL } from "../limits.ts";
 import type { SpillTarget } from "./jobs.ts";
+import { type JobNotices, newNoticeState } from "./job-notices.ts";
 import { cleanTerminalOutput, OutputCollector, TerminalTextCleaner } from "./output.ts";
 import { stripEcho } from "./prompt.ts";
 import type { RunOptions, ShellResult, ShellStatus } from "./types.ts";
@@ -41,11 +42,29 @@ export interface CommandEnd {
 
 const MAX_PRE_CHARS = 1 << 20;
 
+/** An end marker with the command's own number, not yet verified (see stream.ts): its facts, and what came after it. */
+export interface EndCandidate {
+  seq: number | null;
+  /** The end's token, where the runtime gives each end one (node), to be checked out of band. */
+  token: string | undefined;
+  code: number;
+  /** Typed-ahead characters the shell reported dropped before this end. */
+  discarded: number;
+  /** The directory its `cwd` marker named. */
+  claimedCwd: string | undefined;
+  /** Its prompt marker came: the shell should be waiting at its prompt now. */
+  prompted: boolean;
+  /** Text after the marker: the prompt's when the end is real (dropped then), the command's when it was not. */
+  held: string;
+}
+
 export interface CommandDeps {
   newSegment(): Segment;
   /** Reports how many characters a collector holds (for the session's stats). */
   retained(chars: number): void;
   cwd(): string;
+  /** bash's job notices: those of jobs other commands started are dropped from this one's output. */
+  notices: JobNotices;
 }
 
 export class RunningCommand {
@@ -70,9 +89,12 @@ export class RunningCommand {
   graceTimer: ReturnType<typeof setTimeout> | null = null;
   /** interrupt() calls waiting for the end. */
   endListeners: Array<(result: ShellResult) => void> = [];
+  /** An end marker seen, not yet verified: text is held back until the shell is seen at its prompt. */
+  candidate: EndCandidate | null = null;
   /** Characters of final clean output so far, and of output streamed to onOutput (final, then provisional lines). */
   finalChars = 0;
   streamedChars = 0;
+  private readonly noticeState = newNoticeState();
 
   constructor(
     /** What is typed into the shell. */
@@ -84,6 +106,11 @@ export class RunningCommand {
 
   /** Output of the command (or of its echo, before that is known to be over). */
   push(text: string): void {
+    const c = this.candidate;
+    if (c !== null) {
+      c.held = c.held.length + text.length > MAX_PRE_CHARS ? (c.held + text).slice(-MAX_PRE_CHARS) : c.held + text;
+      return;
+    }
     this.lastOutputAt = now();
     if (this.phase === "echo") {
       this.pre = this.pre.length + text.length > MAX_PRE_CHARS ? (this.pre + text).slice(-MAX_PRE_CHARS) : this.pre + text;
@@ -92,20 +119,32 @@ export class RunningCommand {
     }
   }
 
+  /** A candidate end that does not end the command after all: what came after it is the command's. */
+  releaseCandidate(): void {
+    const c = this.candidate;
+    if (c === null) return;
+    this.candidate = null;
+    if (c.held !== "") this.push(c.held);
+  }
+
   beginOutput(): void {
     this.phase = "output";
     this.pre = "";
   }
 
-  /** Ends the output: an echo never marked as over is cut heuristically; the cleaner's open lines are final. */
-  endOutput(): void {
+  /**
+   * Ends the output: an echo never marked as over is cut heuristically; the cleaner's open lines are final. A
+   * full-screen program's screen is shown as it stands; with `always` false (a reply while it runs) only when it
+   * changed since the last reply.
+   */
+  endOutput(always = true): void {
     if (this.phase === "echo") {
       const clean = stripEcho(cleanTerminalOutput(this.pre), this.command);
       this.pre = "";
       this.phase = "output";
       this.collect(clean, true);
     } else if (this.phase === "output") {
-      this.collect(this.cleaner.end(), true);
+      this.collect(this.cleaner.end(always), true);
     }
   }
 
@@ -127,6 +166,7 @@ export class RunningCommand {
    * it was streamed is not sent again; the result's output is always the final text.
    */
   private collect(clean: string, ended: boolean): void {
+    clean = this.deps.notices.filter(this.noticeState, this, clean, ended);
     if (clean !== "") {
       this.segment.collector.push(clean);
       this.deps.retained(this.segment.collector.retainedChars);
@@ -139,9 +179,10 @@ export class RunningCommand {
       return;
     }
     let open = "";
-    if (!ended) {
+    if (!ended && this.noticeState.carry === "" && !this.cleaner.onScreen) {
       const peek = this.cleaner.peek();
       open = peek.slice(0, peek.lastIndexOf("\n") + 1);
+      if (open.includes("[")) open = open.split("\n").filter((line) => !this.deps.notices.drops(this, line)).join("\n");
     }
     const tail = clean + open;
     const skip = Math.max(0, this.streamedChars - before);

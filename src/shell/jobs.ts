@@ -15,7 +15,7 @@ export interface JobInfo {
   status: JobStatus;
   /** Null while running; for a killed job, what the runtime reported (128 + signal on node). */
   exitCode: number | null;
-  /** True when job_kill (or a restart/close) ended it. */
+  /** True when kill() (or a restart/close) ended it. */
   killed: boolean;
   /** Milliseconds since the job started (until it ended, for an exited job). */
   durationMs: number;
@@ -53,9 +53,9 @@ export interface JobManagerOptions {
   maxOutputChars?: number;
   /** Opens a spill file named after `prefix` (`${spillDir}/job-3-output-K.log`). Without it, long output is only cut. */
   openSpill?: (prefix: string) => SpillTarget;
-  /** Ended jobs kept for job_output/list (oldest dropped first). */
+  /** Ended jobs kept for output()/list() (oldest dropped first). */
   maxEndedJobs?: number;
-  /** job_output: once output has started to arrive, return after this much quiet (so one read gets a burst whole). */
+  /** output(): once output has started to arrive, return after this much quiet (so one read gets a burst whole). */
   settleMs?: number;
 }
 
@@ -186,7 +186,7 @@ export class JobManager {
     if (running.length >= this.maxJobs) {
       throw new JobError(
         `At most ${this.maxJobs} background jobs can run at once, and ${running.length} are running ` +
-          `(${running.map((j) => j.id).join(", ")}). Stop one with job_kill, or wait for one to end.`,
+          `(${running.map((j) => j.id).join(", ")}). Stop one, or wait for one to end.`,
         "limit",
       );
     }

@@ -1,4 +1,4 @@
-// Named keys for `is_input`: an agent cannot type a control character into JSON reliably, so it names the key and we
+// Named keys for input to a running program: an agent cannot type a control character into JSON reliably, so it names the key and we
 // send what a standard xterm sends in normal (not application) cursor mode.
 
 const NAMED: Record<string, string> = {

@@ -4,6 +4,7 @@
 // colours, and hands on each line once no supported control sequence can change it any more.
 
 import { SHELL } from "../limits.ts";
+import { Screen } from "./screen.ts";
 
 /**
  * Lines, counting the cursor's, that cursor-up can still reach. Matches the 50 rows of the agent's terminal: no real
@@ -19,7 +20,13 @@ export const MAX_LINE_CHARS: number = SHELL.cleanerMaxLineChars;
 export interface CleanerOptions {
   editableLines?: number;
   maxLineChars?: number;
+  /** Size of the alternate screen full-screen programs draw on (default: the agent's terminal). */
+  screenRows?: number;
+  screenCols?: number;
 }
+
+/** The private modes that switch to the alternate screen (xterm: 1049, 1047, 47). */
+const ALT_SCREEN = /^\?(?:[\d;]*;)?(?:1049|1047|47)(?:;[\d;]*)?$/;
 
 // Parser states, after ECMA-48 / the DEC VT500 state machine (the parts a transcript needs).
 const GROUND = 0;
@@ -59,6 +66,8 @@ export function detach(s: string): string {
  * - Everything else is removed: SGR colours and other CSI (private modes too), OSC (BEL or ST), DCS/SOS/PM/APC, two-byte
  *   and charset ESC sequences, and other C0/C1 controls. `\t` is kept as a character one column wide.
  * A sequence split across push() calls is finished by the next push; nothing of it is ever emitted as text.
+ * - A full-screen program's alternate screen (`ESC[?1049h` … `ESC[?1049l`) is a grid of its own (screen.ts): not a
+ *   transcript, but the screen as it stands, shown once by end(), and when the program leaves it if no reply showed it.
  * Columns are UTF-16 code units: wide and combining characters are not measured, which only matters when a program
  * moves the cursor over them.
  * Memory is bounded by editableLines × maxLineChars whatever the input, plus transiently the chunk being pushed.
@@ -74,10 +83,21 @@ export class TerminalTextCleaner {
   private csiIntermediate = false;
   /** Finalized text of the current push(). */
   private out: string[] = [];
+  /** The alternate screen, while a full-screen program shows it. */
+  private screen: Screen | null = null;
+  private readonly screenRows: number;
+  private readonly screenCols: number;
 
   constructor(options: CleanerOptions = {}) {
     this.editableLines = Math.max(1, Math.floor(options.editableLines ?? EDITABLE_LINES));
     this.maxLineChars = Math.max(2, Math.floor(options.maxLineChars ?? MAX_LINE_CHARS));
+    this.screenRows = Math.max(1, Math.min(500, Math.floor(options.screenRows ?? SHELL.agentRows)));
+    this.screenCols = Math.max(2, Math.min(this.maxLineChars, Math.floor(options.screenCols ?? SHELL.agentCols)));
+  }
+
+  /** A full-screen program shows its alternate screen. */
+  get onScreen(): boolean {
+    return this.screen !== null;
   }
 
   /** Returns the text that became final with this chunk (possibly ""). */
@@ -104,11 +124,25 @@ export class TerminalTextCleaner {
 
   /** The lines still open to edits, as they stand now (for showing progress before end()). */
   peek(): string {
+    if (this.screen !== null) {
+      const dirty = this.screen.dirty;
+      const text = this.screen.render().slice(0, -1);
+      this.screen.dirty = dirty;
+      return text;
+    }
     return this.lines.join("\n");
   }
 
-  /** End of output: everything left is final. Resets the cleaner, so it can serve the next command. */
-  end(): string {
+  /**
+   * End of output: everything left is final. Resets the cleaner, so it can serve the next command. A full-screen
+   * program's screen is shown as it stands (with `always` false, only when it changed since it was last shown), and
+   * stays: the program may go on drawing.
+   */
+  end(always = true): string {
+    if (this.screen !== null) {
+      if (always || this.screen.dirty) this.out.push(this.screen.render());
+      return this.take();
+    }
     this.out.push(this.lines.join("\n"));
     this.lines = [""];
     this.row = 0;
@@ -132,6 +166,16 @@ export class TerminalTextCleaner {
 
   /** Text and line feeds only. */
   private plain(s: string, start: number, end: number): void {
+    const screen = this.screen;
+    if (screen !== null) {
+      for (let nl = s.indexOf("\n", start); nl !== -1 && nl < end; nl = s.indexOf("\n", start)) {
+        screen.write(s.slice(start, nl));
+        screen.control(0x0a);
+        start = nl + 1;
+      }
+      screen.write(s.slice(start, end));
+      return;
+    }
     let nl = s.indexOf("\n", start);
     if (nl === -1 || nl >= end) {
       this.write(s.slice(start, end));
@@ -206,6 +250,10 @@ export class TerminalTextCleaner {
 
   /** A C0 or C1 control in the ground state (or executed inside a CSI, as terminals do). */
   private control(c: number): void {
+    if (this.screen !== null && c !== 0x1b) {
+      this.screen.control(c);
+      return;
+    }
     switch (c) {
       case 0x0a:
       case 0x0b:
@@ -240,7 +288,10 @@ export class TerminalTextCleaner {
           } else if (c === 0x5d) this.state = OSC;
           else if (c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) this.state = CONTROL_STRING;
           else if (c >= 0x20 && c <= 0x2f) this.state = ESCAPE_INTERMEDIATE; // e.g. ESC ( B
-          else if (c >= 0x30 && c <= 0x7e) this.state = GROUND; // ESC =, ESC >, ESC 7, ESC M …
+          else if (c >= 0x30 && c <= 0x7e) {
+            this.state = GROUND; // ESC =, ESC >, ESC 7, ESC M …
+            this.screen?.escape(c);
+          }
           else if (c !== 0x1b) {
             this.state = GROUND; // a control or non-ASCII character cancels the sequence and counts on its own
             return i;
@@ -300,7 +351,15 @@ export class TerminalTextCleaner {
   private csi(final: number): void {
     const p = this.params;
     const first = p.charCodeAt(0);
-    if (first >= 0x3c && first <= 0x3f) return; // private (`?2004h`, `>c`, …): modes, never text
+    if (first >= 0x3c && first <= 0x3f) {
+      // private (`?2004h`, `>c`, …): modes, never text; the alternate screen's switch matters
+      if ((final === 0x68 || final === 0x6c) && ALT_SCREEN.test(p)) this.switchScreen(final === 0x68);
+      return;
+    }
+    if (this.screen !== null) {
+      this.screen.csi(final, p);
+      return;
+    }
     const semi = p.search(/[;:]/);
     const value = Number.parseInt(semi === -1 ? p : p.slice(0, semi), 10);
     const given = Number.isNaN(value) ? 0 : value;
@@ -343,6 +402,25 @@ export class TerminalTextCleaner {
       default:
         break; // colours, scrolling, absolute positions, reports…
     }
+  }
+
+  private switchScreen(on: boolean): void {
+    if (on === (this.screen !== null)) return;
+    if (on) {
+      // What the main screen held before is the transcript so far.
+      const main = this.lines.join("\n");
+      if (main !== "") this.out.push(main.endsWith("\n") ? main : `${main}\n`);
+      this.lines = [""];
+      this.row = 0;
+      this.col = 0;
+      this.screen = new Screen(this.screenRows, this.screenCols);
+      return;
+    }
+    // Back on the main screen: the program's last screen when no reply showed it (it ran between two replies). After
+    // one did, what a program does as it quits (clearing its prompt line, scrolling a message in) is not shown again.
+    const screen = this.screen as Screen;
+    this.screen = null;
+    if (screen.unseen) this.out.push(screen.render());
   }
 
   private eraseInLine(mode: number): void {

@@ -446,7 +446,10 @@ export async function bashTool(host: ToolContext, call: CallInfo, args: BashArgs
         structured: { status: "running", jobId: job.id, cwd: job.cwd, verdict, durationMs: Math.round(performance.now() - t0), ...(approval ? { approval } : {}) },
       };
     } catch (err) {
-      const message = err instanceof JobError ? err.message : `The background job could not start: ${(err as Error).message}`;
+      const message =
+        err instanceof JobError
+          ? `${err.message}${err.code === "limit" ? ' Stop one with job_kill {"id": "…"}.' : ""}`
+          : `The background job could not start: ${(err as Error).message}`;
       return errorOutcome([...lead, message].join("\n"), { cwd, verdict, ...(approval ? { approval } : {}) });
     }
   }

@@ -217,7 +217,7 @@ export function makeInterpreter(): Interpreter {
         case "exit":
           return { exit: Number(w[1] ?? 0) };
         case "fake-marker":
-          return { out: `before${mark("exit=-1:0")}after\n`, code: 0 };
+          return { out: `before${mark("exit=-1:0")}${mark("prompt")}after\n`, code: 0 };
         default:
           return { out: `jsh: command not found: ${cmd}\n`, code: 127 };
       }

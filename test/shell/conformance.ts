@@ -303,6 +303,22 @@ export function conformanceSuite(
       expect((await s.run("echo ok")).output).toBe("ok\n");
     });
 
+    test("typed input is never a command by accident: the Enter after a key read -n 1 took, and text sent to sleep, are discarded and said", async () => {
+      const s = await open({ promptQuietMs: 200 });
+      await s.run("read -n 1 -p 'Continue? ' k; echo; echo got=$k", { softTimeoutSec: 2 });
+      const y = await s.input("y");
+      expect(y.output).toContain("got=y\n");
+      expect(y.notice).toMatch(/1 typed-ahead character the command did not read was discarded, not run/);
+      expect((await s.run("echo in-step")).output).toBe("in-step\n");
+      const sleeping = await s.run("sleep 0.5", { softTimeoutSec: 0.1 });
+      expect(sleeping.status).toBe("running");
+      const typed = await s.input(`touch ${runtime.workspace}/typeahead-ran`);
+      expect(typed.status).toBe("completed");
+      expect(typed.notice).toMatch(/typed-ahead characters the command did not read were discarded, not run/);
+      expect(await runtime.fs.stat(`${runtime.workspace}/typeahead-ran`)).toBeNull();
+      expect((await s.run("echo still-in-step")).output).toBe("still-in-step\n");
+    });
+
     test("input with nothing running is refused", async () => {
       const s = await open();
       const r = await s.input("hello");

@@ -320,6 +320,11 @@ export class InteractiveShell {
       this.exit(code);
       return;
     }
+    // Typed-ahead input the command did not read is dropped before the prompt, as the node shell's prompt hook does:
+    // run at the prompt it would be a command nobody checked, and its end would be taken for the next command's.
+    const unread = this.typeahead.length;
+    this.typeahead = "";
+    if (unread > 0) this.emit(formatMarker(`discarded=${this.nonce}:${unread}`));
     this.emit(this.endMarkers(code));
     this.showPrompt({ busy: false, state: this.carry.state });
   }

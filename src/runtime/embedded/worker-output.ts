@@ -13,7 +13,7 @@ const RECENT_CHARS = 2_000;
 
 /** Text as a terminal wants it: every line ends in CR LF. */
 export function toTerminal(text: string): string {
-  return text.replace(/\r?\n/g, "\r\n");
+  return text.replace(/\x1b\]654;[^\x07\x1b]*(?:\x07|\x1b\\)?/g, "").replace(/\r?\n/g, "\r\n");
 }
 
 export class WorkerOutput {

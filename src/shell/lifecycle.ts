@@ -1,0 +1,250 @@
+// The running command's lifecycle after it was typed: the call waiting on it (returning `running` at a quiet spell or a
+// prompt-like last line), the hard timeout (C-c, then a kill and a fresh shell when C-c is ignored), the end, and
+// handing a result to whoever waits for it (the attached call, interrupt() callers, or the next call).
+
+import { type CommandEnd, RunningCommand, type Segment, type Waiter } from "./command.ts";
+import type { SessionCore } from "./core.ts";
+import * as words from "./notices.ts";
+import { OutputCollector } from "./output.ts";
+import type { ShellProcess } from "./process.ts";
+import { looksLikePrompt } from "./prompt.ts";
+import type { SpillFiles } from "./spill.ts";
+import type { RunOptions, ShellResult, ShellStatus } from "./types.ts";
+import { now } from "./util.ts";
+
+export class Lifecycle {
+  constructor(
+    private readonly core: SessionCore,
+    private readonly shell: ShellProcess,
+    private readonly spills: SpillFiles,
+    /** Whether keys sent to the command now would reach the shell's prompt (its end is in): then none are sent. */
+    private readonly ending: (a: RunningCommand) => boolean,
+  ) {}
+
+  /** Keys for the running program; none once its end is in (they would be typed at the prompt as a command). */
+  send(a: RunningCommand, bytes: string): void {
+    if (bytes !== "" && !this.ending(a)) this.shell.write(bytes);
+  }
+
+  newCommand(command: string): RunningCommand {
+    const stats = this.core.stats;
+    return new RunningCommand(command, {
+      newSegment: () => this.newSegment(),
+      retained: (chars) => {
+        if (chars > stats.peakRetainedChars) stats.peakRetainedChars = chars;
+      },
+      cwd: () => this.core.cwd,
+      notices: this.core.jobNotices,
+    });
+  }
+
+  private newSegment(): Segment {
+    const segment: Segment = { collector: undefined as unknown as OutputCollector, spill: null };
+    segment.collector = new OutputCollector({
+      maxChars: this.core.config.maxOutputChars,
+      onSpill: (text) => {
+        segment.spill ??= this.spills.open("out");
+        segment.spill.write(text);
+      },
+    });
+    return segment;
+  }
+
+  /** Attaches a waiting call to the running command. Unless `yieldable` is false it may return `running` early. */
+  attach(a: RunningCommand, options: RunOptions, t0: number, notices: string[], yieldable = true): Promise<ShellResult> {
+    const { softSec, hardSec, promptQuietMs } = this.core.config;
+    return new Promise<ShellResult>((resolve) => {
+      const w = a.newWaiter(options, t0, notices, { softSec, hardSec, quietMs: promptQuietMs });
+      w.resolve = resolve;
+      a.waiter = w;
+      a.lastOutputAt = now();
+      if (!yieldable) return;
+      w.quietTimer = setTimeout(() => this.onQuietTimer(a, w), Math.min(w.softMs, w.quietMs));
+      w.hardTimer = setTimeout(() => this.onHardTimeout(a, w), w.hardSec * 1000);
+    });
+  }
+
+  /** Text of the running command from the stream. */
+  output(a: RunningCommand, text: string): void {
+    const w = a.waiter;
+    if (w !== null && w.longSleep) {
+      // Output after a quiet spell: check for a prompt-like last line once it has been quiet for quietMs again.
+      w.longSleep = false;
+      if (w.quietTimer !== null) clearTimeout(w.quietTimer);
+      w.quietTimer = setTimeout(() => this.onQuietTimer(a, w), Math.min(w.quietMs, w.softMs));
+    }
+    a.push(text);
+  }
+
+  private onQuietTimer(a: RunningCommand, w: Waiter): void {
+    w.quietTimer = null;
+    if (a.waiter !== w) return;
+    const quiet = now() - a.lastOutputAt;
+    if (quiet >= w.softMs - 1) {
+      this.yieldRunning(a, w, "quiet");
+      return;
+    }
+    if (quiet >= w.quietMs - 1 && looksLikePrompt(a.lastLine())) {
+      this.yieldRunning(a, w, "prompt");
+      return;
+    }
+    w.longSleep = quiet >= w.quietMs;
+    // A soft timeout shorter than the prompt quiet must not be overslept.
+    const next = w.longSleep ? w.softMs - quiet : Math.min(w.quietMs, w.softMs) - quiet;
+    w.quietTimer = setTimeout(() => this.onQuietTimer(a, w), Math.max(1, next));
+  }
+
+  /** Soft timeout or a prompt-like pause: return what came so far; the command keeps running. */
+  private yieldRunning(a: RunningCommand, w: Waiter, reason: "quiet" | "prompt"): void {
+    const lastLine = a.lastLine();
+    a.endOutput(false); // the open lines are final for this call; the echo, if still unmarked, is cut now
+    const waiting = { reason, lastLine, quietMs: reason === "prompt" ? w.quietMs : w.softMs };
+    const segment = a.takeSegment();
+    a.detach(w);
+    void a.render(segment, w, { status: "running", exitCode: null, waiting }).then(w.resolve);
+  }
+
+  private onHardTimeout(a: RunningCommand, w: Waiter): void {
+    w.hardTimer = null;
+    if (a.waiter !== w || this.core.active !== a) return;
+    a.timedOut = w.hardSec;
+    a.interrupted = true;
+    this.send(a, "\x03");
+    this.armGrace(a);
+  }
+
+  /** After a C-c of ours: when the prompt does not come back within the grace, kill the shell and start afresh. */
+  armGrace(a: RunningCommand): void {
+    if (a.graceTimer !== null) return;
+    a.graceTimer = setTimeout(() => {
+      a.graceTimer = null;
+      if (this.core.active === a) void this.forceRespawn(a);
+    }, this.core.config.graceMs);
+  }
+
+  private async forceRespawn(a: RunningCommand): Promise<void> {
+    a.releaseCandidate();
+    a.endOutput();
+    this.core.active = null;
+    let outcome: Parameters<typeof words.killedAndRespawned>[2];
+    try {
+      const { restored } = await this.shell.respawn();
+      outcome = { restored, cwd: this.core.cwd, kind: this.core.runtime.kind };
+    } catch (err) {
+      outcome = { error: (err as Error).message };
+    }
+    this.endActive(a, {
+      status: a.timedOut !== null ? "timeout" : "interrupted",
+      exitCode: null,
+      notice: words.killedAndRespawned(a.timedOut, this.core.config.graceMs, outcome),
+    });
+    this.flushPersonQueue();
+    this.core.emitState();
+  }
+
+  /** Exit marker and prompt seen: the command is over. */
+  complete(a: RunningCommand, facts: { discarded: number }): void {
+    this.core.active = null;
+    const code = a.exitCode;
+    const notices: string[] = [];
+    if (a.timedOut !== null) notices.push(words.timedOut(a.timedOut, code));
+    if (facts.discarded > 0) notices.push(words.discarded(facts.discarded));
+    this.endActive(a, {
+      status: a.timedOut !== null ? "timeout" : a.interrupted ? "interrupted" : "completed",
+      exitCode: code,
+      notice: notices.length > 0 ? notices.join(" ") : undefined,
+    });
+    this.flushPersonQueue();
+    this.core.emitState();
+  }
+
+  /** The shell ended by itself: a running command ends with it. */
+  shellExited(code: number): void {
+    this.core.person.busy = false;
+    const a = this.core.active;
+    if (a === null || a.phase === "preparing") return; // (a command still being prepared is refused by run() itself)
+    this.core.active = null;
+    a.releaseCandidate();
+    a.endOutput();
+    this.endActive(a, {
+      status: a.timedOut !== null ? "timeout" : a.interrupted ? "interrupted" : "completed",
+      exitCode: a.exitCode ?? code,
+      notice: words.shellExited(code, this.core.cwd),
+    });
+  }
+
+  /** Hands the end of `a` to whoever waits: the attached call, interrupt() callers, or the next call. */
+  endActive(a: RunningCommand, end: CommandEnd): void {
+    if (a.graceTimer !== null) clearTimeout(a.graceTimer);
+    a.graceTimer = null;
+    a.phase = "ended";
+    const w = a.waiter;
+    const segment = a.segment;
+    if (w !== null) {
+      a.detach(w);
+      void a.render(segment, w, end).then((r) => {
+        w.resolve(r);
+        for (const l of a.endListeners) l(r);
+      });
+      return;
+    }
+    const p = a.render(segment, { startedAt: a.startedAt, notices: [] }, end);
+    if (a.endListeners.length > 0) {
+      void p.then((r) => {
+        for (const l of a.endListeners) l(r);
+      });
+    } else if (!this.core.closed) {
+      this.core.finished = p;
+    }
+  }
+
+  /** The result of a command that ended while no call waited, for this call. */
+  async takeFinished(t0: number, notice: string | undefined): Promise<ShellResult> {
+    const r = await this.popFinished();
+    const notices = [r.notice, notice].filter((s): s is string => !!s);
+    const out: ShellResult = { ...r, durationMs: Math.round(now() - t0), cwd: this.core.cwd };
+    if (notices.length > 0) out.notice = notices.join(" ");
+    return out;
+  }
+
+  /** The same, told as a notice of the next command. */
+  async describeFinished(): Promise<string> {
+    return words.endedUnobserved(await this.popFinished());
+  }
+
+  private popFinished(): Promise<ShellResult> {
+    const p = this.core.finished!;
+    this.core.finished = null;
+    return p;
+  }
+
+  refusal(t0: number, error: string, refused: ShellResult["refused"], status: ShellStatus = "completed"): ShellResult {
+    return {
+      output: "",
+      exitCode: null,
+      cwd: this.core.cwd,
+      durationMs: Math.round(now() - t0),
+      status,
+      truncated: false,
+      error,
+      refused,
+    };
+  }
+
+  /** A new command while one runs: not run; the output that arrived since the last read comes with the refusal. */
+  async busyRefusal(t0: number, a: RunningCommand): Promise<ShellResult> {
+    const error = words.busy(a.command, a.startedAt, now());
+    if (a.waiter !== null || a.phase !== "output") return this.refusal(t0, error, "busy", "running");
+    a.endOutput(false);
+    a.phase = "output";
+    const r = await a.render(a.takeSegment(), { startedAt: t0, notices: [] }, { status: "running", exitCode: null });
+    return { ...r, error, refused: "busy" };
+  }
+
+  /** Keys the person typed while the agent's command ran are due now. */
+  flushPersonQueue(): void {
+    if (this.shell.proc === null) return;
+    const data = this.core.person.release();
+    if (data !== null) this.shell.write(data);
+  }
+}
