@@ -8,6 +8,7 @@
 import type { Command } from "../facts.ts";
 import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } from "../commands.ts";
 import { isConfigPath, riskyVariable } from "../options/environment.ts";
+import { changesShellRules } from "./semantics.ts";
 import { judgeEffective, specFor } from "../options/index.ts";
 import { resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
@@ -108,8 +109,14 @@ export function shellState(cmd: Command, eff: Effective, env: RuleEnv): string |
       return n;
     case "hash":
       return parseArgs(args, "p").values.has("p") ? "hash -p" : null;
+    case "set":
     case "shopt":
-      return args.some((w) => /^(?:expand_aliases|extdebug)$/.test(w.value)) && args.some((w) => /^-[a-z]*[so]/.test(w.value)) ? "shopt -s " + args.find((w) => !w.value.startsWith("-"))!.value : null;
+    case "declare":
+    case "typeset":
+    case "local":
+    case "readonly":
+      // Options that change how later commands are read: also layer 1's `shell-rules`, which asks under every preset.
+      return changesShellRules(eff);
     case "history":
       return args.some((w) => /^-[a-z]*[anrws]/.test(w.value)) && parseArgs(args, "d").operands.length ? "history with a file" : null;
     case "complete":
@@ -210,7 +217,7 @@ export const LAYER3: RuleRow[] = [
     reason: "`{detail}` changes what later commands in this shell do.",
     hint: "Run the command you mean directly instead of redefining one; a person approves changes to the shell itself.",
     examples: [
-      "alias ls='rm -rf x'", "trap 'touch x' EXIT", "hash -p /tmp/x ls", "shopt -s expand_aliases", "enable -f x.so y", "history -w /tmp/x",
+      "alias ls='rm -rf x'", "trap 'touch x' EXIT", "hash -p /tmp/x ls", "enable -f x.so y", "history -w /tmp/x",
       "ls() { echo hi; }", "f() { echo hi; } > /tmp/x", "coproc cat", "complete -C 'touch x' ls", "compgen -C 'touch x' ls", "mapfile -C 'touch x' -c 1 a < f",
       "exec > /tmp/log", "git() { id; }", "command_not_found_handle() { id; }",
     ],

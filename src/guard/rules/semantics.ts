@@ -4,6 +4,7 @@
 
 import type { Command, Script } from "../facts.ts";
 import { FETCHERS, isInterpreter, programFileSource, programSource, SHELLS, type Effective } from "../commands.ts";
+import { declareChanges, setChanges, shoptChanges } from "../options/shell-options.ts";
 import type { RuleEnv, RuleRow } from "./row.ts";
 
 const NET_PATH = /^\/dev\/(?:tcp|udp)\//;
@@ -69,7 +70,42 @@ function stdinFeed(cmd: Command, env: RuleEnv): { network: string | null; known:
   return { network: null, known: false, fed: false };
 }
 
+/** A set/shopt option or declare attribute that changes how bash reads or runs the commands after it. */
+export function changesShellRules(eff: Effective): string | null {
+  const args = eff.argv.slice(1);
+  switch (eff.name) {
+    case "set":
+      return setChanges(args);
+    case "shopt":
+      return shoptChanges(args);
+    case "declare":
+    case "typeset":
+    case "local":
+    case "readonly":
+      return declareChanges(eff.name, args);
+  }
+  return null;
+}
+
 export const SEMANTICS: RuleRow[] = [
+  {
+    id: "shell-rules",
+    layer: 1,
+    decision: "ask",
+    title: "Shell options and attributes that change how later commands are read (set -k, shopt -s lastpipe, declare -i, …)",
+    reason: "`{detail}`: the guard reads commands by bash's default rules, so it could no longer see what later commands do.",
+    hint: "Leave the shell's options as they are; write the command so that it works with the defaults.",
+    examples: [
+      "set -k", "set -o keyword", "set -a", "set -o allexport", "set -P", "set -o posix", "set +o interactive-comments", "shopt -u interactive_comments",
+      "shopt -s cdable_vars", "shopt -s lastpipe", "shopt -s xpg_echo", "shopt -s autocd", "shopt -u globskipdots", "shopt -s -o keyword",
+      "declare -i x", "typeset -i n=3", "declare -n r=PATH", "local -n r", "declare -u x", "set -euk",
+    ],
+    nearMisses: ["set -euo pipefail", "set -x", "set +a", "set -- a b", "shopt -s globstar", "shopt -u nullglob", "declare -a arr", "declare +i x", "local x=1", "shopt -p lastpipe"],
+    match(_cmd, eff) {
+      const what = changesShellRules(eff);
+      return what ? { detail: what } : null;
+    },
+  },
   {
     id: "code-from-descriptor",
     layer: 1,
