@@ -412,8 +412,11 @@ export class ScriptAnalyzer {
     const inner: Ctx = { ...ctx, branches: depth };
     const before = ctx.scope.snapshot();
     const loopVar = node.type === "for_statement" ? node.childForFieldName("variable")?.text : undefined;
+    // `select x in …` also reads the line typed into REPLY.
+    const select = node.type === "for_statement" && node.children[0]?.type === "select";
     const walkOnce = (): void => {
       if (loopVar) this.forget(ctx, loopVar);
+      if (select) this.forget(ctx, "REPLY");
       if (node.type === "c_style_for_statement") {
         // The header `((init; test; step))` is arithmetic.
         const open = node.children.find((c) => c.type === "((");
@@ -774,12 +777,16 @@ export class ScriptAnalyzer {
       scope.lostCwd();
       return;
     }
-    if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts") {
-      const p = parseArgs(args, name === "read" ? "adinNptu" : "dnOstuCc");
-      const arrays = [p.values.get("a")].filter((w): w is Word => w !== undefined);
-      const names = name === "getopts" ? p.operands.slice(1, 2) : p.operands;
+    if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts" || name === "wait") {
+      // Options that take a value, per builtin (mapfile's -t does not: `mapfile -t x` fills x).
+      const p = parseArgs(args, name === "read" ? "adinNptu" : name === "wait" ? "p" : name === "getopts" ? "" : "dnOsuCc");
+      const arrays = [p.values.get("a"), name === "wait" ? p.values.get("p") : undefined].filter((w): w is Word => w !== undefined);
+      const names = name === "getopts" ? p.operands.slice(1, 2) : name === "wait" ? [] : p.operands;
       for (const w of [...arrays, ...names]) if (!w.dynamic) this.forget(ctx, w.value);
+      // The variables they fill when no name is given, and getopts' own.
       if (name === "read" && names.length === 0 && arrays.length === 0) this.forget(ctx, "REPLY");
+      if ((name === "mapfile" || name === "readarray") && names.length === 0) this.forget(ctx, "MAPFILE");
+      if (name === "getopts") for (const v of ["OPTARG", "OPTIND"]) this.forget(ctx, v);
       return;
     }
     if (name === "printf") {

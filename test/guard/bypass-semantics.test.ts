@@ -41,6 +41,14 @@ const CLASSES: Record<string, Spelling[]> = {
     { bash: "x=ok; eval x=F; touch $x", guard: "x=/tmp/a; eval x=/; rm -rf $x", rule: "recursive-delete-root" },
     { bash: "x=ok; source /dev/stdin <<< 'x=F'; touch $x", guard: "x=/tmp/a; source ./env.sh; rm -rf $x" },
   ],
+  "builtins that fill a variable (wait -p, mapfile, getopts, select) make it unknown": [
+    { bash: "x=ok; wait -p x; touch \"F$x\"", guard: "x=/tmp; wait -p x; echo > $x/passwd", rule: "unknown-write-target" },
+    { bash: "x=ok; echo F > in; mapfile -t x < in; touch $x", guard: "x=/tmp; mapfile -t x < f; echo > $x/passwd", rule: "unknown-write-target" },
+    { bash: "x=ok; echo F > in; readarray -t x < in; touch $x", guard: "x=/tmp; readarray -t -n 1 x < f; echo > $x/passwd", rule: "unknown-write-target" },
+    { bash: "MAPFILE=ok; echo F > in; mapfile < in; touch $MAPFILE", guard: "MAPFILE=/tmp; mapfile < f; echo > $MAPFILE/passwd", rule: "unknown-write-target" },
+    { bash: "OPTARG=ok; getopts a: o -a F; touch $OPTARG", guard: "OPTARG=/tmp; getopts a: o -a /etc; echo > $OPTARG/passwd", rule: "unknown-write-target" },
+    { bash: "REPLY=ok; select y in a; do break; done <<< F 2>/dev/null; touch $REPLY", guard: "REPLY=/tmp; select y in /etc; do break; done; echo > $REPLY/passwd", rule: "unknown-write-target" },
+  ],
   "HOME, CDPATH and PWD drive ~ and cd": [
     { bash: "mkdir h; HOME=$PWD/h; cd; touch ../F", guard: "HOME=/etc; cd; touch passwd", rule: "write-outside-workspace" },
     { bash: 'mkdir h; HOME="$PWD/h"; touch ~/../F', guard: "HOME=/etc; touch ~/passwd", rule: "write-outside-workspace" },
