@@ -39,6 +39,12 @@ const CLASSES: Record<string, string[]> = {
     "awk '{print >> \"out\"}' f", "awk 'BEGIN{print |& \"sh\"}'", "gawk '@load \"x\"; BEGIN{}'", "awk -f prog.awk f", "awk --exec=p.awk f",
     "awk 'BEGIN { system (\"id\") }'", "awk \"$PROG\" f",
   ],
+  "awk: a `/` read as a regex where awk divides (or the other way round) hides a call": [
+    "awk 'BEGIN { if (1) x=1; else /\"/; system(\"touch t\") } # \"'", "awk 'BEGIN { do /\"/; while (0); system(\"touch t\") } # \"'",
+    "awk 'BEGIN { getline / 2; system(\"touch t\"); y = 1 / 2 }'", "awk 'BEGIN { if (1) /\"/; system(\"touch t\") } # \"'",
+    "awk 'BEGIN { a++ / 2; system(\"touch t\"); y = 1 / 2 }'", "awk '{ print length / 2; system(\"touch t\"); y = 1 / 2 }'",
+    "gawk 'BEGIN { switch (1) { case /\"/: break }; system(\"touch t\") } # \"'", "awk 'BEGIN { while (0) /\"/; system(\"touch t\") } # \"'",
+  ],
   "environment turns a read-only program into code": [
     "PAGER='touch t' git log", "GIT_EXTERNAL_DIFF=./x git diff", "env GIT_EXTERNAL_DIFF=./x git diff", "export PATH=/tmp/x:$PATH",
     "env LD_PRELOAD=/tmp/x.so ls", "declare -x BASH_ENV=/tmp/x", "typeset -x ENV=/tmp/x", "NODE_OPTIONS='--require ./x.js' npm test",
@@ -84,6 +90,7 @@ describe("what stays allowed under balanced", () => {
     "npm test", "git status", "ls -la", "cat f | grep x", "python3 script.py", 'node -e "console.log(1)"', "sed 's/a/b/' f", "sed -n '/x/p' f",
     "cat > notes.txt <<'EOF'\nhi\nEOF", "sed -i 's/a/b/' src/x.ts", "sort -o out.txt x", "LANG=C sort x", "dir=src; ls $dir", "echo a\tb",
     "git log --oneline -5", "find . -name '*.ts' -print0 | xargs -0 grep -n x", "rg -n TODO src", "awk -F: '{print $1}' x", "ls --col=never",
+    "awk '{ n = $1 / 2; print n }' x", "awk '{ gsub(/\\//, \"-\"); print }' x", "awk '!seen[$0]++' x", "awk '{ print length }' x", "awk 'length($0) > 72' x",
   ])("%j", async (command) => {
     expect((await guardFor("balanced")).check(command).decision).toBe("allow");
   });
@@ -135,6 +142,15 @@ describe.skipIf(bash.status !== 0)("in real bash 5 the spelling runs the tripwir
   });
   it("awk's system()", async () => {
     await proves("awk 'BEGIN{system(\"touch trip\")}'");
+  });
+  it("awk: `else /\"/` is a regex to awk, which a naive tokenizer read as division (and a string)", async () => {
+    await proves("awk 'BEGIN { if (1) x=1; else /\"/; system(\"touch trip\") } # \"'");
+  });
+  it("awk: `do /\"/` is a regex to awk", async () => {
+    await proves("awk 'BEGIN { do /\"/; while (0); system(\"touch trip\") } # \"'");
+  });
+  it("awk: `getline / 2` divides (mawk), which a tokenizer read as a regex", async () => {
+    await proves("awk 'BEGIN { getline / 2; system(\"touch trip\"); y = 1 / 2 }' < /dev/null");
   });
   it("awk's print to a command", async () => {
     await proves("awk 'BEGIN{print \"touch trip\" | \"sh\"}'");
