@@ -5,7 +5,7 @@
 // code too complex to read this way keeps the verdict its program gets anyway.
 
 import { DYN, type Word } from "./facts.ts";
-import { gitSubcommand, literalWord, parseArgs, type Effective } from "./commands.ts";
+import { gitSubcommand, literalWord, parseArgs, programSource, type Effective } from "./commands.ts";
 import { shellQuote } from "../lib/text.ts";
 
 export interface Embedded {
@@ -115,12 +115,13 @@ const HOSTS = new Set(["trap", "tar", "zip", "git", "rsync", "ssh", "scp", "sftp
 // The parser and the rules both ask, once per command: the answer is kept on the effective command
 // (a field, not a WeakMap: a weak table keyed by objects that live one check is work for every GC).
 
-export function embeddedCode(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>): Embedded[] {
-  if (eff.name === null || eff.argv.length < 2 || !(HOSTS.has(eff.name) || languageOf(eff.name) !== null)) return NONE;
-  return (eff.embedded ??= findEmbedded(eff, argv, assignments));
+export function embeddedCode(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>, stdin?: string): Embedded[] {
+  if (eff.name === null || !(HOSTS.has(eff.name) || languageOf(eff.name) !== null)) return NONE;
+  if (eff.argv.length < 2 && stdin === undefined) return NONE;
+  return (eff.embedded ??= findEmbedded(eff, argv, assignments, stdin));
 }
 
-function findEmbedded(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>): Embedded[] {
+function findEmbedded(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>, stdin: string | undefined): Embedded[] {
   const name = eff.name!;
   const args = eff.argv.slice(1);
   switch (name) {
@@ -170,7 +171,7 @@ function findEmbedded(eff: Effective, argv: readonly Word[], assignments: Readon
     case "less":
       return envCode("less", assignmentsOf(argv, assignments));
   }
-  return interpreterCommands(eff);
+  return interpreterCommands(eff, stdin);
 }
 
 // ---- Inline code of interpreters -------------------------------------------------------------------
@@ -192,11 +193,21 @@ function languageOf(name: string): Lang | null {
     : null;
 }
 
-export function interpreterCode(eff: Effective): { lang: Lang; code: string } | null {
+/**
+ * The interpreter's inline program: `python3 -c CODE`, `node -e CODE`, `awk 'PROGRAM'`, or the static text of
+ * a heredoc or herestring it reads its program from (`python3 <<'EOF'`, `node - <<< '…'`), given as `stdin`.
+ */
+export function interpreterCode(eff: Effective, stdin?: string): { lang: Lang; code: string } | null {
   const name = eff.name;
-  if (name === null || eff.argv.length < 2) return null;
+  if (name === null) return null;
   const lang = languageOf(name);
   if (lang === null) return null;
+  const inline = eff.argv.length < 2 ? null : inlineOf(eff, lang);
+  if (inline !== null || stdin === undefined || lang === "awk") return inline;
+  return programSource(eff) === "stdin" ? { lang, code: stdin } : null;
+}
+
+function inlineOf(eff: Effective, lang: Lang): { lang: Lang; code: string } | null {
   const args = eff.argv.slice(1);
   if (lang === "awk") {
     const p = parseArgs(args, "fvF", ["file", "assign", "field-separator"]);
@@ -281,8 +292,8 @@ function pathArg(arg: string): string | null {
 }
 
 /** Shell command lines (and deletions, as `rm` lines) inside an interpreter's inline code. */
-export function interpreterCommands(eff: Effective): Embedded[] {
-  const inline = interpreterCode(eff);
+export function interpreterCommands(eff: Effective, stdin?: string): Embedded[] {
+  const inline = interpreterCode(eff, stdin);
   if (!inline) return NONE;
   const { lang, code } = inline;
   const label = `${eff.name} ${lang === "awk" ? "program" : "inline code"}`;

@@ -14,6 +14,67 @@ import { cdTarget, DYN_NUM, Scope, type ScopeState } from "./scope.ts";
 import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
 import { EXPANSION_BARE, EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
 
+/**
+ * Where bash ends the `${…}` that `text` starts with (one past its `}`), or null: a backslash escapes the
+ * next character, double quotes, backticks and `$(…)` nest, any `{` opens a level. Single quotes are not
+ * special here, as bash treats them in the cases where tree-sitter sees a string (`${x#\'}`).
+ */
+export function dollarBraceEnd(text: string): number | null {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\\") i++;
+    else if (c === "{") depth++;
+    else if (c === "}") {
+      if (--depth === 0) return i + 1;
+    } else if (c === '"' || c === "`") {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
+    } else if (c === "$" && text[i + 1] === "(") {
+      let parens = 0;
+      for (i++; i < text.length; i++) {
+        if (text[i] === "\\") i++;
+        else if (text[i] === "(") parens++;
+        else if (text[i] === ")" && --parens === 0) break;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * `ls\⏎#; cmd`: bash removes the backslash-newline first, so the `#` is part of the word `ls#` and `cmd`
+ * runs; tree-sitter reads a comment. The index of such a backslash, or null. (A `#` after a blank or an
+ * operator starts a comment for both; `\\⏎` is an escaped backslash, no continuation.)
+ */
+export function commentAfterContinuation(source: string): number | null {
+  for (let i = source.indexOf("\\\n#"); i >= 0; i = source.indexOf("\\\n#", i + 1)) {
+    let k = i;
+    for (;;) {
+      let j = k;
+      while (j > 0 && source[j - 1] === "\\") j--;
+      if ((k - j) % 2 === 1) break; // this backslash is escaped: not a continuation
+      // Several continuations in a row join too: look before them.
+      if (j >= 2 && source[j - 1] === "\n" && source[j - 2] === "\\") {
+        k = j - 2;
+        continue;
+      }
+      const before = source[j - 1];
+      if (before !== undefined && !/[\s;&|()<>]/.test(before)) return i;
+      break;
+    }
+  }
+  return null;
+}
+
+/** A backtick not escaped by a backslash: in an unquoted heredoc body or a double-quoted string, a command substitution. */
+export function unescapedBacktick(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === "`") return true;
+  }
+  return false;
+}
+
 /** The heredoc delimiters both parsers read alike: a plain word, or one quoted whole in '' or "". */
 const PLAIN_DELIMITER = /^(?:([A-Za-z0-9_.,:@%+=-]+)|'([A-Za-z0-9_.,:@%+=-]+)'|"([A-Za-z0-9_.,:@%+=-]+)")$/;
 
@@ -216,6 +277,17 @@ export class ScriptAnalyzer {
       this.walkPlain(plain, ctx, script, options);
       return;
     }
+    const joined = commentAfterContinuation(source);
+    if (joined !== null) {
+      const lines = source.slice(0, joined).split("\n");
+      script.problem ??= {
+        line: lines.length,
+        column: lines[lines.length - 1]!.length + 1,
+        cause: "a backslash at the end of this line joins the `#` on the next one to the word before it, so bash does not read a comment there (the guard's parser does): remove the backslash, or put a space before it",
+        ...(where ? { where } : {}),
+      };
+      return;
+    }
     const tree = this.parser.parse(source);
     if (!tree) {
       script.incomplete ??= "the parser gave up on this input";
@@ -382,9 +454,30 @@ export class ScriptAnalyzer {
           break;
         }
         case "expansion": {
+          // tree-sitter reads a single quote inside `${…}` as opening a string where bash does not
+          // (`${x#\'} $(cmd) ${x#\'}`, `"${x:-$'}" $(cmd) "${x:-$'}"`): it then swallows the command. Fail closed.
+          if (node.text.includes("'") && dollarBraceEnd(node.text) !== node.text.length) {
+            script.problem ??= {
+              line: node.startPosition.row + 1,
+              column: node.startPosition.column + 1,
+              cause: "bash and the guard's parser would end this ${…} at different places (a single quote inside it): put the pattern or value in a variable first",
+              ...(where ? { where } : {}),
+            };
+            break;
+          }
           if (/[:[@!]/.test(node.text)) {
             const fact = this.makeCommand(node.text, [], [], ctx, script);
             this.expansionCode(node, fact, ctx);
+          }
+          this.unparsedCode(node, ctx, script, options, "${…}");
+          pushChildren(node.children, ctx);
+          break;
+        }
+        case "simple_expansion": {
+          // `"$ $(cmd)"`: tree-sitter reads `$ $` as one parameter and swallows the `$` of `$(`.
+          if (/\$$/.test(node.namedChildren[0]?.text ?? "") && /\$\s/.test(node.text)) {
+            script.problem ??= { line: node.startPosition.row + 1, column: node.startPosition.column + 1, cause: "a `$` followed by a blank is read differently by bash and the guard's parser: write `\\$` for a literal dollar sign", ...(where ? { where } : {}) };
+            break;
           }
           pushChildren(node.children, ctx);
           break;
@@ -392,6 +485,7 @@ export class ScriptAnalyzer {
         case "test_command": {
           const fact = this.makeCommand(node.text, [], [], ctx, script);
           this.testCode(node, fact, ctx);
+          this.unparsedCode(node, ctx, script, options, "[[ … =~ … ]]");
           pushChildren(node.children, ctx);
           break;
         }
@@ -619,6 +713,19 @@ export class ScriptAnalyzer {
     }
   }
 
+  /**
+   * Text tree-sitter leaves unparsed inside `${x%PATTERN}`, `${x:-WORD}` and `[[ x =~ RE ]]`: bash expands it,
+   * substitutions and all (`${x%$(rm -rf /)}` runs rm). When it holds `$(`, a backtick or `<(`, it is parsed
+   * on its own, as the word it is, and its commands are judged.
+   */
+  private unparsedCode(node: SyntaxNode, ctx: Ctx, script: Script, options: AnalyzeOptions, label: string): void {
+    for (const c of node.namedChildren) {
+      if ((c.type === "regex" || c.type === "word") && /\$\(|`|[<>]\(/.test(c.text)) {
+        this.run(`: ${c.text}`, { ...nested(ctx), via: label }, script, options, `in ${label}`);
+      }
+    }
+  }
+
   private command(
     node: SyntaxNode,
     outerRedirects: readonly SyntaxNode[],
@@ -637,6 +744,11 @@ export class ScriptAnalyzer {
     let lastEnd = -1;
     for (const c of node.children) {
       if (!c.isNamed || SKIP.has(c.type)) continue;
+      if (c.type === "regex") {
+        // `echo =~&&* $(cmd)`: outside [[ ]] bash has no `=~`; tree-sitter takes the rest of the line for a regex.
+        script.problem ??= { line: c.startPosition.row + 1, column: c.startPosition.column + 1, cause: "the guard's parser reads `=~` here as the regex test of [[ ]], which bash does not: quote it ('=~')", ...(where ? { where } : {}) };
+        return;
+      }
       if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, false);
       else if (REDIRECTS.has(c.type)) this.redirect(c, fact, ctx, words, script, source, where, later);
       else {
@@ -705,7 +817,9 @@ export class ScriptAnalyzer {
       this.run(code.value, { ...inner, via: label }, script, options, `in the string given to ${label}`);
     }
     // Command lines inside other programs' arguments (trap, tar --to-command, git -c core.pager, python3 -c os.system(…)).
-    for (const e of embeddedCode(eff, fact.argv, fact.assignments)) {
+    // An interpreter reading its program from a static heredoc or herestring: that text is its inline code.
+    const fed = fact.redirects.find((r) => r.body && !r.body.dynamic && (r.op === "<<" || r.op === "<<-" || r.op === "<<<"))?.body?.text;
+    for (const e of embeddedCode(eff, fact.argv, fact.assignments, fed)) {
       if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via }, script, options, `in the command given to ${e.via}`);
     }
     if (eff.name === "find") {
@@ -885,6 +999,10 @@ export class ScriptAnalyzer {
           }
       }
     }
+    // bash expands the target of `>&` and `<&` a second time: `>& '$(cmd)'` runs cmd. Only plain targets.
+    if ((op === ">&" || op === "<&") && target && /['"$`\\]/.test(target.raw)) {
+      script.problem ??= { line: node.startPosition.row + 1, column: node.startPosition.column + 1, cause: `bash expands the target of ${op} twice, so quotes in ${target.raw} do not keep it literal: use a plain file name or descriptor, or write to it with >`, ...(where ? { where } : {}) };
+    }
     if (node.type === "herestring_redirect") {
       body = target ? { text: target.value, dynamic: target.dynamic } : undefined;
       target = null;
@@ -893,6 +1011,24 @@ export class ScriptAnalyzer {
     if (node.type === "heredoc_redirect") {
       const quoted = /['"\\]/.test(delimiter?.text ?? "");
       const raw = bodyNode?.text ?? "";
+      const heredocProblem = (cause: string): void => {
+        const at = (delimiter ?? node).startPosition;
+        script.problem ??= { line: at.row + 1, column: at.column + 1, cause, ...(where ? { where } : {}) };
+      };
+      // Body lines that tree-sitter hung under the redirect as words (a body line starting with `\``): it
+      // then reads the body as something else than bash does.
+      const openRow = (delimiter ?? node).startPosition.row;
+      if (node.children.some((c) => c.isNamed && c.type !== "heredoc_body" && c.type !== "heredoc_end" && c.startPosition.row > openRow)) {
+        heredocProblem(`bash and the guard's parser would read the body of the heredoc <<${delimiter?.text ?? ""} differently: use a quoted delimiter such as <<'EOF'`);
+      } else if (!quoted && unescapedBacktick(raw)) {
+        // tree-sitter leaves backticks in an unquoted heredoc body as text; bash runs them.
+        heredocProblem(`the body of the heredoc <<${delimiter?.text ?? ""} holds a backtick, which bash runs as a command: quote the delimiter (<<'EOF') to write it as text, or use $(…)`);
+      } else if (!quoted && raw.includes("$")) {
+        // Nor does it always parse the `$(…)` of an unquoted body (`?(` before it leaves the whole body text).
+        // Bash expands the body as it would a double-quoted string: parse it as one, and judge what it runs.
+        const asString = raw.replace(/\\[\s\S]|"/g, (m) => (m === '"' ? '\\"' : m));
+        this.run(`: "${asString}"`, { ...nested(ctx), via: "a heredoc body" }, script, this.options, "in the body of a heredoc");
+      }
       if (bodyNode && !quoted) {
         const value = this.word(bodyNode, ctx.scope);
         body = { text: value.value, dynamic: value.dynamic };
