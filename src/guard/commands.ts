@@ -4,6 +4,7 @@
 import type { Embedded } from "./embedded.ts";
 import { DYN, type Word } from "./facts.ts";
 import { judgeEffective, type Judged } from "./options/index.ts";
+import { resolvePath } from "./paths.ts";
 import { LONG_OPTIONS, spellOut } from "./rules/abbrev.ts";
 
 /** A word built by the guard itself (for `{}` of find -exec, or a static string). */
@@ -108,6 +109,8 @@ export interface Effective {
   wrappers: string[];
   /** Arguments also come from stdin (xargs): operands are not all known. */
   stdinArgs: boolean;
+  /** xargs -I R / -i / --replace: R in any argument is replaced by each input line. */
+  replace?: string;
   /** Its arguments judged by the program's option spec row (null: no row), once worked out. */
   judged?: Judged | null;
   /** Command strings found in its arguments (embedded.ts), once worked out. */
@@ -188,7 +191,7 @@ function parallelCommand(args: readonly Word[]): { rest: Word[]; stdinArgs: bool
 }
 
 /** How each wrapper's options look, and where its command starts. */
-function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean } | null {
+function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean; replace?: string } | null {
   switch (name) {
     case "watch": {
       const p = parseArgs(args, "nq", ["interval", "equexit"], true);
@@ -301,11 +304,13 @@ function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean }
       const p = parseArgs(args, "T", ["sched-runtime", "sched-period", "sched-deadline"], true);
       return p.flags.has("p") || p.flags.has("pid") ? null : { rest: p.rest.slice(1) }; // the priority
     }
-    case "xargs":
-      return {
-        rest: parseArgs(args, "IiLlnPsdEa", ["replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "eof", "arg-file", "process-slot-var"], true).rest,
-        stdinArgs: true,
-      };
+    case "xargs": {
+      // -i[R], -l[N], -e[E] and --replace[=R], --max-lines[=N], --eof[=E] take a value only when attached.
+      const p = parseArgs(args, "ILnPsdEa", ["max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"], true);
+      const i = args.find((w) => /^-i./.test(w.value) && !w.value.startsWith("--"))?.value.slice(2);
+      const replace = p.values.get("I")?.value ?? p.values.get("replace")?.value ?? i ?? (p.flags.has("i") || p.flags.has("replace") ? "{}" : undefined);
+      return { rest: p.rest, stdinArgs: true, ...(replace !== undefined ? { replace } : {}) };
+    }
     default:
       return null;
   }
@@ -322,10 +327,12 @@ export function unwrap(argv: readonly Word[]): Effective {
   let rest = [...argv];
   const wrappers: string[] = [];
   let stdinArgs = false;
+  let replace: string | undefined;
   for (let depth = 0; depth < 16; depth++) {
     const name = programName(rest[0]);
     if (name === null || !WRAPPERS.has(name)) break;
-    const peeled = peel(name, rest.slice(1));
+    // A wrapper's own long options may be abbreviated too (`script --com CMD`).
+    const peeled = peel(name, spelledOut(name, rest).slice(1));
     if (!peeled) break;
     if (peeled.rest.length === 0) {
       // `xargs` alone runs echo; `env`, `time`, `sudo -l` alone are the program itself.
@@ -334,10 +341,11 @@ export function unwrap(argv: readonly Word[]): Effective {
     }
     wrappers.push(name);
     stdinArgs ||= peeled.stdinArgs ?? false;
+    replace ??= peeled.replace;
     rest = peeled.rest;
   }
   const name = rest.length ? programName(rest[0]) : null;
-  return { argv: spelledOut(name, rest), name, wrappers, stdinArgs };
+  return { argv: spelledOut(name, rest), name, wrappers, stdinArgs, ...(replace !== undefined ? { replace } : {}) };
 }
 
 /** Git subcommands that write (or delete in) the work tree. */
@@ -427,9 +435,10 @@ export function isDecoder(eff: Effective): boolean {
 /**
  * Where an interpreter takes its program from. "stdin" includes the paths that are stdin under another
  * name (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`); "descriptor" is another open descriptor
- * (`/dev/fd/3`, a `<(…)` process substitution); "network" a `/dev/tcp` or `/dev/udp` socket.
+ * (`/dev/fd/3`, a `<(…)` process substitution); "network" a `/dev/tcp` or `/dev/udp` socket; "unknown"
+ * an option the guard does not know comes first, so it cannot tell which word is the program.
  */
-export type ProgramSource = "stdin" | "descriptor" | "network" | "inline" | "file" | "none";
+export type ProgramSource = "stdin" | "descriptor" | "network" | "inline" | "file" | "none" | "unknown";
 
 const STDIN_PATH = /^\/(?:dev\/stdin|dev\/fd\/0+|proc\/(?:self|thread-self|\d+)\/fd\/0+|proc\/self\/task\/\d+\/fd\/0+)$/;
 const FD_PATH = /^\/(?:dev\/fd|proc\/(?:self|thread-self|[^/]+)(?:\/task\/[^/]+)?\/fd)\/|^\/dev\/std(?:in|out|err)$/;
@@ -437,8 +446,11 @@ const NET_PATH = /^\/dev\/(?:tcp|udp)\//;
 
 /** What reading the file `word` as a program means: its content comes from stdin, a descriptor, the network, or a file. */
 export function programFileSource(word: Word): "stdin" | "descriptor" | "network" | "file" {
-  const v = word.value.replace(/\/{2,}/g, "/").replace(/\/\.(?=\/|$)/g, "");
-  if (v === "-" || STDIN_PATH.test(v)) return "stdin";
+  if (word.value === "-") return "stdin";
+  // `/dev/./stdin`, `/proc/self/../self/fd/0`, `/proc/self/root/dev/stdin`: the same files by other names.
+  let v = word.value.startsWith("/") ? (resolvePath(word.value, "/") ?? word.value) : word.value;
+  v = v.replace(/^\/proc\/[^/]+\/root(?=\/)/, "");
+  if (STDIN_PATH.test(v)) return "stdin";
   if (NET_PATH.test(v)) return "network";
   if (FD_PATH.test(v) || /^<\(|^>\(/.test(word.raw)) return "descriptor";
   // `/proc/$$/fd/0`, `/dev/fd/$N`: a descriptor whatever the number.
@@ -446,17 +458,72 @@ export function programFileSource(word: Word): "stdin" | "descriptor" | "network
   return "file";
 }
 
-const INLINE_FLAG: Record<string, string[]> = {
-  shell: ["c"],
-  python: ["c", "m"],
-  node: ["e", "p", "eval", "print"],
-  perl: ["e", "E"],
-  ruby: ["e"],
-  php: ["r"],
-  other: ["e", "c"],
+/**
+ * How an interpreter's command line names its program, as data: the options that give inline code, the
+ * options that take a value (attached or as the next word), the ones that take none, and the long options.
+ * An option not in the table means "unknown": the guard cannot tell whether the next word is the program.
+ */
+interface InterpreterOptions {
+  /** Short options whose value is the program text (`-c`, `-e`). */
+  inline: string;
+  /** Short options that take a value: attached, or the next word (`-X dev`, `-O extglob`, `-I lib`). */
+  value: string;
+  /** Short options that take a value only when attached (`-i.bak`, `-Mstrict`): the rest of the word. */
+  attached: string;
+  /** Short options that take only digits attached (perl's `-l40`, `-0777`): the letters after them are options again. */
+  digits?: string;
+  /** Short options whose value is the program file (`php -f FILE`). */
+  file?: string;
+  /** Short options without a value. */
+  flags: string;
+  /** The program is stdin (`bash -s`). */
+  stdin: string;
+  /** Long options with a value as the next word when not given with `=` (`--rcfile FILE`). */
+  longValue: readonly string[];
+  /** Long options whose value is the program text (`--eval`). */
+  longInline: readonly string[];
+  /** Long options without a value (a pattern: node has hundreds). */
+  longFlag: RegExp;
+  /** `+o name`, `+O name`, `+x`: options that start with `+` (shells). */
+  plus: boolean;
+}
+
+const INTERPRETER_OPTIONS: Record<string, InterpreterOptions> = {
+  shell: {
+    inline: "c", value: "oO", attached: "", flags: "abefhkmnptuvxBCEHPTilrD", stdin: "s",
+    longValue: ["rcfile", "init-file"], longInline: [],
+    longFlag: /^(?:norc|noprofile|login|posix|restricted|verbose|debugger|dump-strings|dump-po-strings|noediting|pretty-print|help|version|wordexp)$/, plus: true,
+  },
+  python: {
+    inline: "cm", value: "WX", attached: "", flags: "bBdEhiIOPqsSuvVx?", stdin: "",
+    longValue: ["check-hash-based-pycs"], longInline: [], longFlag: /^(?:help|version|help-env|help-xoptions|help-all)$/, plus: false,
+  },
+  node: {
+    inline: "ep", value: "rC", attached: "", flags: "ichv", stdin: "",
+    longValue: ["require", "import", "conditions", "loader", "experimental-loader", "input-type", "inspect-port", "title", "env-file", "disable-warning", "watch-path", "test-name-pattern", "redirect-warnings", "stack-trace-limit"],
+    longInline: ["eval", "print"],
+    longFlag: /^(?:no-[\w-]+|experimental-[\w-]+|trace-[\w-]+|harmony[\w-]*|inspect(?:-brk|-wait)?|enable-source-maps|expose-gc|preserve-symlinks(?:-main)?|abort-on-uncaught-exception|throw-deprecation|pending-deprecation|interactive|test|watch|check|jitless|frozen-intrinsics|prof|cpu-prof|heap-prof|zero-fill-buffers|use-openssl-ca|use-bundled-ca|openssl-legacy-provider|insecure-http-parser|force-[\w-]+|report-[\w-]+|permission|v8-options|help|version|completion-bash|enable-fips|verify-base-objects|es-module-specifier-resolution|addons|deprecation|warnings|global-search-paths)$/,
+    plus: false,
+  },
+  perl: {
+    inline: "eE", value: "I", attached: "iCdDFMmx", digits: "l0", flags: "acnpsStTuUvVwWX", stdin: "",
+    longValue: [], longInline: [], longFlag: /^(?:help|version)$/, plus: false,
+  },
+  ruby: {
+    inline: "e", value: "ICErKFT", attached: "0Wx", flags: "acdlnpsSvwyh", stdin: "",
+    longValue: [], longInline: [], longFlag: /^(?:help|version|verbose|copyright|jit|yjit|mjit|disable-[\w-]+|enable-[\w-]+)$/, plus: false,
+  },
+  php: {
+    inline: "rBRE", value: "dcztSF", attached: "", file: "f", flags: "ahHilmnsvwe", stdin: "",
+    longValue: [], longInline: [], longFlag: /^(?:help|version|info|ini|syntax-highlight|no-php-ini|no-header|interactive|modules)$/, plus: false,
+  },
+  other: {
+    inline: "ec", value: "l", attached: "", flags: "ivEW", stdin: "",
+    longValue: [], longInline: [], longFlag: /^(?:help|version)$/, plus: false,
+  },
 };
 
-function family(name: string): keyof typeof INLINE_FLAG {
+function family(name: string): keyof typeof INTERPRETER_OPTIONS {
   if (SHELLS.has(name)) return "shell";
   if (/^(?:python|pypy)/.test(name)) return "python";
   if (/^(?:node|nodejs|deno|bun)$/.test(name)) return "node";
@@ -466,6 +533,12 @@ function family(name: string): keyof typeof INLINE_FLAG {
   return "other";
 }
 
+/** `deno run x.ts`, `bun run x.ts`, `deno eval CODE`: the subcommand before the program. */
+const RUNTIME_SUBCOMMANDS: Record<string, Record<string, ProgramSource | "next">> = {
+  deno: { run: "next", test: "next", bench: "next", eval: "inline", repl: "stdin" },
+  bun: { run: "next", test: "next", x: "unknown", exec: "inline" },
+};
+
 export function programSource(eff: Effective): ProgramSource {
   const name = eff.name;
   if (name === null || !isInterpreter(name)) return "none";
@@ -474,18 +547,58 @@ export function programSource(eff: Effective): ProgramSource {
     return file ? programFileSource(file) : "none";
   }
   if (name === "eval") return "inline";
-  const fam = family(name);
-  const inline = INLINE_FLAG[fam]!;
-  for (const w of eff.argv.slice(1)) {
+  const t = INTERPRETER_OPTIONS[family(name)]!;
+  const args = eff.argv.slice(1);
+  let i = 0;
+  const sub = RUNTIME_SUBCOMMANDS[name];
+  if (sub && args[0] && !args[0].value.startsWith("-")) {
+    const kind = sub[args[0].value];
+    if (kind === undefined) return args[0].dynamic ? "unknown" : programFileSource(args[0]); // `bun x.ts`
+    if (kind !== "next") return kind;
+    i = 1;
+  }
+  for (; i < args.length; i++) {
+    const w = args[i]!;
     const v = w.value;
-    if (v === "--") continue;
-    if (v.startsWith("--")) {
-      if (inline.includes(v.slice(2).split("=")[0]!)) return "inline";
-      continue;
+    if (w.dynamic && /^[-+]/.test(v)) return "unknown";
+    if (v === "--" || (v === "-" && t.plus)) {
+      // `bash -- FILE`, `bash - FILE`: the next word is the program; nothing after it is an option.
+      const next = args[i + 1];
+      return next ? programFileSource(next) : "stdin";
     }
-    if (v.startsWith("-") && v.length > 1) {
-      if (fam === "shell" && v.slice(1).includes("s")) return "stdin";
-      if ([...v.slice(1)].some((c) => inline.includes(c))) return "inline";
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const long = eq > 0 ? v.slice(2, eq) : v.slice(2);
+      if (t.longInline.includes(long)) return "inline";
+      if (t.longValue.includes(long)) {
+        if (eq < 0) i++;
+        continue;
+      }
+      if (t.longFlag.test(long) || (eq > 0 && family(name) === "node")) continue;
+      return "unknown";
+    }
+    if ((v.startsWith("-") || (t.plus && v.startsWith("+"))) && v.length > 1) {
+      for (let j = 1; j < v.length; j++) {
+        const c = v[j]!;
+        if (t.inline.includes(c)) return "inline";
+        if (t.stdin.includes(c)) return "stdin";
+        if (t.file?.includes(c)) {
+          const file = j < v.length - 1 ? { ...w, value: v.slice(j + 1) } : args[i + 1];
+          return file ? programFileSource(file) : "unknown";
+        }
+        if (t.value.includes(c)) {
+          if (j === v.length - 1) i++; // the value is the next word
+          break;
+        }
+        if (t.attached.includes(c)) break; // the rest of the word is its value
+        if (t.digits?.includes(c)) {
+          // Octal digits; `-0x1ff` hexadecimal.
+          if (c === "0" && v[j + 1] === "x") for (j++; j + 1 < v.length && /[0-9a-fA-F]/.test(v[j + 1]!); ) j++;
+          else while (j + 1 < v.length && /[0-7]/.test(v[j + 1]!)) j++;
+          continue;
+        }
+        if (!t.flags.includes(c)) return "unknown";
+      }
       continue;
     }
     return programFileSource(w);
@@ -562,6 +675,25 @@ export function findRoots(eff: Effective): Word[] {
     roots.push(w);
   }
   return roots.length ? roots : [literalWord(".")];
+}
+
+/** Short options of GNU tar that take a value. */
+const TAR_VALUED = "bCfFgHIKLNTVX";
+
+/**
+ * tar's arguments with an old-style first word spelled as options: in `tar xfC a.tar /` each letter that
+ * takes a value takes the next word, in order (`-x -f a.tar -C /`), unlike `-xfC`, where C is f's value.
+ */
+export function tarArgs(args: readonly Word[]): Word[] {
+  const first = args[0];
+  if (!first || first.value.startsWith("-") || first.dynamic) return [...args];
+  const out: Word[] = [];
+  let next = 1;
+  for (const c of first.value) {
+    out.push({ ...first, value: "-" + c });
+    if (TAR_VALUED.includes(c) && next < args.length) out.push(args[next++]!);
+  }
+  return [...out, ...args.slice(next)];
 }
 
 export interface FileOperands {
@@ -661,9 +793,7 @@ export function fileOperands(eff: Effective): FileOperands {
       return { writes, reads, deletes: false, recursive: false };
     }
     case "tar": {
-      const first = args[0]?.value ?? "";
-      const bundle = first.startsWith("-") ? "" : first; // old style: `tar xzf a.tgz`
-      const p = parseArgs(bundle ? [{ ...args[0]!, value: "-" + bundle }, ...args.slice(1)] : args, "fCbHKLNTVX", ["file", "directory", "exclude", "transform", "owner", "group", "mode"]);
+      const p = parseArgs(tarArgs(args), "fCbHKLNTVX", ["file", "directory", "exclude", "transform", "owner", "group", "mode"]);
       const extract = p.flags.has("x") || p.flags.has("extract") || p.flags.has("get");
       const create = p.flags.has("c") || p.flags.has("create") || p.flags.has("r") || p.flags.has("u") || p.flags.has("append") || p.flags.has("update");
       const archive = p.values.get("f") ?? p.values.get("file");

@@ -5,7 +5,7 @@
 // code too complex to read this way keeps the verdict its program gets anyway.
 
 import { DYN, type Word } from "./facts.ts";
-import { gitSubcommand, literalWord, parseArgs, programSource, type Effective } from "./commands.ts";
+import { gitSubcommand, literalWord, parseArgs, programSource, tarArgs, type Effective } from "./commands.ts";
 import { shellQuote } from "../lib/text.ts";
 
 export interface Embedded {
@@ -132,8 +132,7 @@ function findEmbedded(eff: Effective, argv: readonly Word[], assignments: Readon
       return [{ code: action, via: "trap" }];
     }
     case "tar": {
-      const first = args[0];
-      const norm = first && !first.value.startsWith("-") ? [{ ...first, value: "-" + first.value }, ...args.slice(1)] : args;
+      const norm = tarArgs(args); // old style: `tar xIf PROG a.tgz`
       const out: Embedded[] = [];
       for (const v of optionValues(norm, ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"], ["I", "F"])) out.push({ code: v, via: "tar" });
       // Short -I / -F inside a bundle (`-cIf`): the value is the next word.
@@ -152,8 +151,11 @@ function findEmbedded(eff: Effective, argv: readonly Word[], assignments: Readon
       const out: Embedded[] = [];
       for (let i = 0; i < args.length; i++) {
         const v = args[i]!.value;
-        if ((v === "-TT" || v === "--unzip-command") && args[i + 1]) out.push({ code: args[++i]!, via: "zip -TT" });
-        else if (v.startsWith("--unzip-command=")) out.push({ code: word(v.slice(16), args[i]), via: "zip -TT" });
+        // zip takes unique prefixes of its long options: `--unz` and longer are --unzip-command (`--un` could be --unicode).
+        const long = /^--(unz[a-z-]*)(=.*)?$/s.exec(v);
+        const unzip = long !== null && "unzip-command".startsWith(long[1]!);
+        if ((v === "-TT" || (unzip && long![2] === undefined)) && args[i + 1]) out.push({ code: args[++i]!, via: "zip -TT" });
+        else if (unzip && long![2] !== undefined) out.push({ code: word(long![2].slice(1), args[i]), via: "zip -TT" });
         else if (v.startsWith("-TT") && v.length > 3) out.push({ code: word(v.slice(3).replace(/^=/, ""), args[i]), via: "zip -TT" });
       }
       return out;

@@ -190,3 +190,19 @@ describe.skipIf(bash.status !== 0)("in real bash 5 the spelling runs the tripwir
     await proves("git init -q . && printf '[core]\\n\\tfsmonitor = touch trip; false\\n' >> .git/config && git status >/dev/null 2>&1; true");
   });
 });
+
+describe("xxd's options end at its first operand: the next word is the file it writes", () => {
+  it.skipIf(bash.status !== 0)("works in real xxd: `xxd f -d` writes a file named -d", () => {
+    const d = mkdtempSync(join(tmpdir(), "guard-xxd-"));
+    try {
+      spawnSync("bash", ["-c", "echo a > f; xxd f -d"], { cwd: d });
+      expect(existsSync(join(d, "-d"))).toBe(true);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+  it.each(["xxd f -d", "xxd f -r", "xxd -p f -c"])("judges the output of %j where the shell is (outside the workspace: refused)", async (command) => {
+    expect((await guardFor("balanced")).check(command, { cwd: "/etc" })).toMatchObject({ decision: "deny", rule: "write-outside-workspace" });
+    expect((await guardFor("permissive")).check(command, { cwd: "/etc" }).decision).toBe("deny");
+  });
+});

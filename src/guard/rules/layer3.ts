@@ -68,7 +68,8 @@ export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string 
   const n = eff.name;
   if (n === null) return null;
   const first = eff.argv[0]!;
-  if (isInterpreterName(n)) return eff.argv.length > 1 ? `${n} runs project code` : null;
+  // With an option the guard does not know before it, which word is the program is not known.
+  if (isInterpreterName(n)) return eff.argv.length > 1 && programSource(eff) !== "unknown" ? `${n} runs project code` : null;
   if (SHELLS.has(n)) return programSource(eff) === "file" ? `${n} runs a project script` : null;
   if (n in PKG_SAFE) return packageScript(eff) ? `${n} runs the project's scripts` : null;
   if (n in BUILD_TOOLS) {
@@ -203,10 +204,16 @@ export const LAYER3: RuleRow[] = [
     title: "Network access (ask in balanced, refused in strict)",
     reason: "`{detail}` reaches the network.",
     hint: "A person approves network access; or add an allow rule such as `curl:*` for the session.",
-    examples: ["curl https://example.com", "wget https://x/y.tgz", "git push origin main", "git clone https://x/y", "ssh host", "pip install requests", "npx create-vite"],
+    examples: [
+      "curl https://example.com", "wget https://x/y.tgz", "git push origin main", "git clone https://x/y", "ssh host", "pip install requests", "npx create-vite",
+      "cat < /dev/tcp/example.com/80", "exec 3</dev/tcp/example.com/80", "python3 -m code < /dev/tcp/h/80",
+    ],
     nearMisses: ["npm install lodash", "git log", "git remote -v", "echo curl"],
-    match(_cmd, eff) {
-      return network(eff) ? { detail: eff.name! } : null;
+    match(cmd, eff) {
+      if (network(eff)) return { detail: eff.name! };
+      // bash itself opens a socket for `< /dev/tcp/host/port` (and `>`, `<>`), whatever the program.
+      const socket = cmd.redirects.find((r) => r.target && /^\/dev\/(?:tcp|udp)\//.test(r.target.value));
+      return socket ? { detail: `${socket.op} ${socket.target!.value}` } : null;
     },
   },
   {
