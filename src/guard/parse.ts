@@ -47,6 +47,12 @@ export function dollarBraceEnd(text: string): number | null {
  * operator starts a comment for both; `\\⏎` is an escaped backslash, no continuation.)
  */
 export function commentAfterContinuation(source: string): number | null {
+  // `echo \ # $(cmd)`: an escaped blank is part of the word, so the `#` after it is too; tree-sitter reads a comment.
+  for (let i = source.search(/\\[ \t]#/); i >= 0; i = nextMatch(source, /\\[ \t]#/g, i + 1)) {
+    let j = i;
+    while (j > 0 && source[j - 1] === "\\") j--;
+    if ((i - j) % 2 === 0 && !quotedAt(source, i)) return i; // an odd run of backslashes: the blank is escaped
+  }
   for (let i = source.indexOf("\\\n#"); i >= 0; i = source.indexOf("\\\n#", i + 1)) {
     let k = i;
     for (;;) {
@@ -64,6 +70,31 @@ export function commentAfterContinuation(source: string): number | null {
     }
   }
   return null;
+}
+
+/** Whether `at` lies inside single or double quotes, by a plain left-to-right scan (no nesting in `$(…)`). */
+function quotedAt(source: string, at: number): boolean {
+  let quote: string | null = null;
+  for (let i = 0; i < at; i++) {
+    const c = source[i];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+    } else if (c === "\\") i++;
+    else if (quote === '"') {
+      if (c === '"') quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+  }
+  return quote !== null;
+}
+
+function nextMatch(source: string, re: RegExp, from: number): number {
+  re.lastIndex = from;
+  return re.exec(source)?.index ?? -1;
+}
+
+/** `text` as the inside of a double-quoted string: its bare `"` escaped, everything else (escapes, `$(…)`) as it is. */
+function asDoubleQuoted(text: string): string {
+  return text.replace(/\\[\s\S]|"/g, (m) => (m === '"' ? '\\"' : m));
 }
 
 /** A backtick not escaped by a backslash: in an unquoted heredoc body or a double-quoted string, a command substitution. */
@@ -721,7 +752,8 @@ export class ScriptAnalyzer {
   private unparsedCode(node: SyntaxNode, ctx: Ctx, script: Script, options: AnalyzeOptions, label: string): void {
     for (const c of node.namedChildren) {
       if ((c.type === "regex" || c.type === "word") && /\$\(|`|[<>]\(/.test(c.text)) {
-        this.run(`: ${c.text}`, { ...nested(ctx), via: label }, script, options, `in ${label}`);
+        // As a double-quoted string: a newline or `#` in it is text, not the end of a command or a comment.
+        this.run(`: "${asDoubleQuoted(c.text)}"`, { ...nested(ctx), via: label }, script, options, `in ${label}`);
       }
     }
   }
@@ -1026,8 +1058,7 @@ export class ScriptAnalyzer {
       } else if (!quoted && raw.includes("$")) {
         // Nor does it always parse the `$(…)` of an unquoted body (`?(` before it leaves the whole body text).
         // Bash expands the body as it would a double-quoted string: parse it as one, and judge what it runs.
-        const asString = raw.replace(/\\[\s\S]|"/g, (m) => (m === '"' ? '\\"' : m));
-        this.run(`: "${asString}"`, { ...nested(ctx), via: "a heredoc body" }, script, this.options, "in the body of a heredoc");
+        this.run(`: "${asDoubleQuoted(raw)}"`, { ...nested(ctx), via: "a heredoc body" }, script, this.options, "in the body of a heredoc");
       }
       if (bodyNode && !quoted) {
         const value = this.word(bodyNode, ctx.scope);

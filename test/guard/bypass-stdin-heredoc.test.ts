@@ -153,6 +153,7 @@ describe("places where tree-sitter and bash split the text differently fail clos
   it("works in real bash: a backslash-newline joins `#` to the word before it, so it is no comment", () => {
     expect(tripped("echo a\\\n# $(touch F)")).toBe(true);
     expect(tripped("ls >/dev/null\\\n#; touch F")).toBe(true);
+    expect(tripped("echo \\ # $(touch F)")).toBe(true);
   });
   it("works in real bash: `\\'` inside ${…} is an escaped quote, not a string", () => {
     expect(tripped("echo ${x#\\'} $(touch F) ${x#\\'}")).toBe(true);
@@ -161,7 +162,7 @@ describe("places where tree-sitter and bash split the text differently fail clos
   });
 
   it.each([
-    "ls\\\n#; touch /etc/x", "echo a\\\n# $(touch /etc/x)", "ls\\\n\\\n#; rm -rf /", "echo ${x#\\'} $(touch /etc/x) ${x#\\'}",
+    "ls\\\n#; touch /etc/x", "echo a\\\n# $(touch /etc/x)", "ls\\\n\\\n#; rm -rf /", "echo \\ # $(touch /etc/x)", "echo \\\t# $(rm -rf /)", "echo ${x#\\'} $(touch /etc/x) ${x#\\'}",
     "echo ${x%*\\'} $(rm -rf /) ${x%*\\'}", "echo \"${x:-$'}\" $(touch /etc/x) \"${x:-$'}\"", "x=${x##$'\\''}; echo $(touch /etc/x) ${x##$'\\''}",
   ])("refuses %j under every preset", async (command) => {
     for (const policy of POLICIES) {
@@ -210,6 +211,7 @@ describe("more places where tree-sitter and bash read the text differently fail 
   it.each([
     "echo x >& '$(touch /etc/x)'", "echo x >&\"$(rm -rf /)\"", "cat <& '$(touch /etc/x)'", "echo x >&1$'$(touch /etc/x)'", "echo =~&&* $(touch /etc/x) x]\\`{",
     "echo $\"$ $(touch /etc/x)\"", "echo \"$ $(rm -rf /)\"", "echo ${x#&&{a,b} $(touch /etc/x) }",
+    "echo ${x/\n#{a,b}[[ x =~ $(rm -rf /) \n}",
   ])("refuses %j under every preset", async (command) => {
     for (const policy of POLICIES) {
       const v = (await guardFor(policy)).check(command);
