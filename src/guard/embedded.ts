@@ -110,7 +110,7 @@ function assignmentsOf(argv: readonly Word[], assignments: ReadonlyArray<{ name:
 
 /** Every command line `eff` hands to a shell besides the `sh -c` / eval strings the parser already unpacks. */
 /** Programs (besides interpreters) that may carry a command line in their arguments or environment. */
-const HOSTS = new Set(["trap", "tar", "zip", "git", "rsync", "ssh", "scp", "sftp", "man", "less"]);
+const HOSTS = new Set(["trap", "tar", "zip", "git", "rsync", "ssh", "scp", "sftp", "man", "less", "alias", "complete", "compgen", "mapfile", "readarray", "bind"]);
 
 // The parser and the rules both ask, once per command: the answer is kept on the effective command
 // (a field, not a WeakMap: a weak table keyed by objects that live one check is work for every GC).
@@ -131,6 +131,24 @@ function findEmbedded(eff: Effective, argv: readonly Word[], assignments: Readon
       if (ops.length < 2 || !action || action.value === "-" || action.value === "" || /^\d+$/.test(action.value)) return NONE;
       return [{ code: action, via: "trap" }];
     }
+    case "alias":
+      // `alias ls='rm -rf /'`: the value is the command line `ls` will run.
+      return args.flatMap((w) => {
+        const m = /^[^=\s]+=(.*)$/s.exec(w.value);
+        return m && m[1]!.trim() ? [{ code: word(m[1]!, w), via: "alias" }] : [];
+      });
+    case "complete":
+    case "compgen":
+      return optionValues(args, [], ["C"]).map((code) => ({ code, via: `${name} -C` }));
+    case "mapfile":
+    case "readarray":
+      return optionValues(args, [], ["C"]).map((code) => ({ code, via: `${name} -C` }));
+    case "bind":
+      // `bind -x '"\C-t": CMD'`: CMD runs when the keys are pressed.
+      return optionValues(args, [], ["x"]).flatMap((o) => {
+        const m = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*(.*)$/s.exec(o.value);
+        return m ? [{ code: word(m[1]!.replace(/^(["'])(.*)\1$/s, "$2"), o), via: "bind -x" }] : [];
+      });
     case "tar": {
       const norm = tarArgs(args); // old style: `tar xIf PROG a.tgz`
       const out: Embedded[] = [];

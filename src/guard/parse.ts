@@ -130,6 +130,8 @@ interface Ctx {
   background: boolean;
   /** Branching statements this one is inside. */
   branches?: number;
+  /** Text that runs later, if ever (an alias value): judged when it parses, but a syntax error in it refuses nothing. */
+  lenient?: boolean;
 }
 
 type Task = { node: SyntaxNode; ctx: Ctx } | (() => void);
@@ -308,6 +310,7 @@ export class ScriptAnalyzer {
       this.walkPlain(plain, ctx, script, options);
       return;
     }
+    if (ctx.lenient && this.parsesBadly(source)) return;
     const joined = commentAfterContinuation(source);
     if (joined !== null) {
       const lines = source.slice(0, joined).split("\n");
@@ -331,6 +334,17 @@ export class ScriptAnalyzer {
         return;
       }
       this.walk(copyTree(tree, source), ctx, script, options, source, where);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /** Whether tree-sitter finds a syntax error in `source` (for text that may never run: then it is not judged). */
+  private parsesBadly(source: string): boolean {
+    const tree = this.parser.parse(source);
+    if (!tree) return true;
+    try {
+      return tree.rootNode.hasError;
     } finally {
       tree.delete();
     }
@@ -716,6 +730,12 @@ export class ScriptAnalyzer {
     const value = valueNode ? this.word(valueNode, ctx.scope) : literalWord("");
     if (valueNode) words.push(valueNode);
     fact.assignments.push({ name, value });
+    // Text bash runs later: PROMPT_COMMAND before each prompt, and the $(…) of PS0, PS1, PS2 and PS4 each time
+    // the prompt is shown. It is judged now, as if it were written here.
+    if (/^(?:PROMPT_COMMAND|PS[0124])$/.test(name) && !value.dynamic && value.value.trim()) {
+      const code = name === "PROMPT_COMMAND" ? value.value : `: "${asDoubleQuoted(value.value)}"`;
+      this.run(code, { ...nested(ctx), via: name }, this.script, this.options, `in ${name}`);
+    }
     if (!persistent) return;
     this.setVar(ctx, name, value, /^[^=]*\+=/.test(node.text));
   }
@@ -852,7 +872,7 @@ export class ScriptAnalyzer {
     // An interpreter reading its program from a static heredoc or herestring: that text is its inline code.
     const fed = fact.redirects.find((r) => r.body && !r.body.dynamic && (r.op === "<<" || r.op === "<<-" || r.op === "<<<"))?.body?.text;
     for (const e of embeddedCode(eff, fact.argv, fact.assignments, fed)) {
-      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via }, script, options, `in the command given to ${e.via}`);
+      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via, ...(e.via === "alias" ? { lenient: true } : {}) }, script, options, `in the command given to ${e.via}`);
     }
     if (eff.name === "find") {
       for (const exec of findExecs(eff)) {

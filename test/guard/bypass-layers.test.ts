@@ -236,6 +236,20 @@ const CLASSES: BypassClass[] = [
     nearMisses: ["python3 -X dev app.py", "bash -O extglob build.sh", "node -r dotenv/config app.js", "perl -I lib script.pl", "curl x | python3 parse.py"],
   },
   {
+    name: "command strings bash runs later: alias values, PROMPT_COMMAND, prompt strings, completion and mapfile callbacks",
+    proofs: [
+      ["shopt -s expand_aliases\nalias x='touch TRIP'\nx"], ["bash --norc -i <<< 'PROMPT_COMMAND=\"touch TRIP\"' >/dev/null 2>&1"],
+      ["bash --norc -i <<< \"PS1='\\$(touch TRIP)'\" >/dev/null 2>&1"], ["PS4='$(touch TRIP)'; set -x; : 2>/dev/null"], ["compgen -C 'touch TRIP' x >/dev/null"],
+      ["mapfile -C 'touch TRIP #' -c 1 a <<< x"],
+    ],
+    spellings: [
+      "alias ls='rm -rf /'", "alias x='touch /etc/passwd'", "alias ll='ls; rm -rf ~'", "PROMPT_COMMAND='rm -rf /'", "export PROMPT_COMMAND='touch /etc/x'",
+      "PS1='$(rm -rf /)'", "PS0='`rm -rf ~`'", "export PS4='+$(rm -rf /) '", "declare PS2='$(touch /etc/x)'", "complete -C 'rm -rf /' ls", "compgen -C 'rm -rf ~' x",
+      "mapfile -C 'rm -rf /' -c 1 a < f", "readarray -C 'touch /etc/x #' a < f", "bind -x '\"\\C-t\": rm -rf /'",
+    ],
+    nearMisses: ["alias ll='ls -la'", "PS1='\\u@\\h \\w\\$ '", "PROMPT_COMMAND='history -a'", "complete -F _git git", "mapfile -t lines < f"],
+  },
+  {
     name: "fork loops in other languages",
     proofs: [], // not run: a fork bomb is not a harmless tripwire
     spellings: [
