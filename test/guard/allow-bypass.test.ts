@@ -59,6 +59,7 @@ const CLASSES: Record<string, string[]> = {
   "writing a tool's configuration changes what later commands run": [
     "echo '[core] fsmonitor = touch t' >> .git/config", "printf x > .npmrc", "tee package.json < x", "echo --pre=sh > .rgrc",
     "cp x .git/hooks/pre-commit", "cat > .gitattributes <<'EOF'\n* diff=x\nEOF", "sed -i s/a/b/ package.json", "echo x > .envrc",
+    "printf '[core]\\n\\tpager = touch t\\n' > r/config", "echo 'ref: refs/heads/main' > r/HEAD", "tee sub/config < x", "cp cfg r/config", "sed -i s/a/b/ r/config",
   ],
   "shell state that changes later commands": [
     "alias ls='touch t'", "trap 'touch t' EXIT", "hash -p /tmp/x ls", "shopt -s expand_aliases", "enable -f x.so y", "history -w /tmp/x",
@@ -185,6 +186,10 @@ describe.skipIf(bash.status !== 0)("in real bash 5 the spelling runs the tripwir
         chmodSync(join(d, "x.sh"), 0o755);
       },
     );
+  });
+  it.skipIf(git.status !== 0 || spawnSync("script", ["--version"]).status !== 0)("a hand-made repository (HEAD, objects/, refs/, config) runs its core.pager when git branch lists in a terminal", async () => {
+    const make = "mkdir -p r/objects r/refs && echo 'ref: refs/heads/main' > r/HEAD && printf '[core]\\n\\tpager = touch ../trip\\n' > r/config && cd r";
+    await proves(`${make} && script -qc 'git branch -a' /dev/null >/dev/null`, undefined, `${make} && git branch -a`);
   });
   it.skipIf(git.status !== 0)("a hook written into .git configures what git runs later", async () => {
     await proves("git init -q . && printf '[core]\\n\\tfsmonitor = touch trip; false\\n' >> .git/config && git status >/dev/null 2>&1; true");

@@ -262,6 +262,7 @@ export const LAYER3: RuleRow[] = [
     examples: [
       "echo '[core] pager = id' >> .git/config", "echo 'x' > .npmrc", "tee package.json < x", "cat > .gitattributes <<'EOF'\n* diff=x\nEOF",
       "cp x .git/hooks/pre-commit", "echo --pre=sh > .rgrc", "sed -i s/a/b/ package.json",
+      "printf '[core]\\n\\tpager = id\\n' > r/config", "echo 'ref: refs/heads/main' > r/HEAD", "echo x > ~/.ssh/config",
     ],
     nearMisses: ["cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name"],
     match(cmd, _eff, env) {
