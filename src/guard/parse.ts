@@ -931,6 +931,9 @@ export class ScriptAnalyzer {
         else scope.changeDir(() => home);
       } else if (target.dynamic || target.value === "-" || /^[+-]\d+$/.test(target.value)) {
         scope.lostCwd();
+      } else if (/(?:^|\/)\.\.(?:\/|$)/.test(target.value) && args.some((w) => /^-[a-zA-Z@]*P/.test(w.value))) {
+        // `cd -P l/..` climbs from where a symlink l really leads, which the text does not tell.
+        scope.lostCwd();
       } else {
         const cdpath = scope.get("CDPATH");
         if (cdpath !== undefined && cdpath.includes(DYN)) scope.lostCwd();

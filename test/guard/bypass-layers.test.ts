@@ -250,6 +250,23 @@ const CLASSES: BypassClass[] = [
     nearMisses: ["alias ll='ls -la'", "PS1='\\u@\\h \\w\\$ '", "PROMPT_COMMAND='history -a'", "complete -F _git git", "mapfile -t lines < f"],
   },
   {
+    name: "links out of the workspace: `..` after a symlink, hard links, cp -s and cp -l",
+    proofs: [
+      // `l/../x` climbs from where l leads (here o/d, so x lands in o), not from ./
+      ["mkdir -p o/d && ln -s \"$PWD/o/d\" l && touch l/../x && [ -e o/x ] && [ ! -e x ] && touch TRIP"],
+      ["mkdir o && echo a > o/f && ln o/f p && echo b >> p && grep -q b o/f && touch TRIP"],
+      ["mkdir o && echo a > o/f && cp -s \"$PWD/o/f\" p && echo b >> p && grep -q b o/f && touch TRIP"],
+      ["mkdir o && echo a > o/f && cp -rs \"$PWD/o\" d && echo b >> d/f && grep -q b o/f && touch TRIP"],
+      ["mkdir o && echo a > o/f && cp -l o/f p && echo b >> p && grep -q b o/f && touch TRIP"],
+      ["mkdir -p o/d && ln -s \"$PWD/o/d\" l && cd -P l/.. && [ \"$(basename \"$PWD\")\" = o ] && touch ../TRIP"],
+    ],
+    spellings: [
+      "ln -s /etc/ssl l; touch l/../x", "ln -s /etc/ssl/certs l && echo x > l/../../passwd", "ln /etc/passwd p; echo x >> p", "cp -s /etc/passwd p; echo x >> p",
+      "cp --symbolic-link /etc/hosts h; tee h < x", "cp -rs /etc d; echo x > d/passwd", "cp -l /etc/passwd p && sed -i s/a/b/ p", "cp --link /etc/passwd p; truncate -s0 p",
+    ],
+    nearMisses: ["ln -s ./src s; echo hi > s/x", "ln -s /etc/ssl l; cat l/../hosts", "ln src/a b; echo x >> b", "cp -s ./a b; echo x >> b", "ln -s /etc l; rm l"],
+  },
+  {
     name: "fork loops in other languages",
     proofs: [], // not run: a fork bomb is not a harmless tripwire
     spellings: [

@@ -62,6 +62,10 @@ const CLASSES: Record<string, Spelling[]> = {
     { bash: "mkdir w; builtin cd w; touch ../F", guard: "builtin cd /; rm -rf *", rule: "recursive-delete-root" },
     { bash: "cd /nonexistent-dir 2>/dev/null || true; touch F", guard: "cd /tmp/x || true; rm -rf ." , rule: "recursive-delete-root" },
   ],
+  "cd -P climbs from where a symlink leads": [
+    { bash: "mkdir -p o/d && ln -s \"$PWD/o/d\" l && cd -P l/.. && touch ../F", guard: "ln -s /etc/ssl l; cd -P l/..; touch passwd", rule: "unknown-write-target" },
+    { bash: "mkdir -p o/d && ln -s \"$PWD/o/d\" l && cd -LP l/.. && touch ../F", guard: "cd -P l/..; rm -rf *" },
+  ],
   "glob characters in a path with ..": [
     { bash: 'mkdir -p w/d; cd w; for p in ./*/../..; do touch "$p/F"; done', guard: "rm -rf ./*/../.." },
     { bash: "mkdir -p w/d; cd w; x='./*/../..'; for p in $x; do touch \"$p/F\"; done", guard: "x='./*/../..'; rm -rf $x" },
