@@ -65,7 +65,13 @@ export function commentAfterContinuation(source: string): number | null {
         continue;
       }
       const before = source[j - 1];
-      if (before !== undefined && !/[\s;&|()<>]/.test(before)) return i;
+      if (before === undefined) break;
+      // A blank or an operator before it ends the word, unless it is escaped itself (`\;`).
+      let b = j - 1;
+      while (b > 0 && source[b - 1] === "\\") b--;
+      if (!/[\s;&|()<>]/.test(before) || (j - 1 - b) % 2 === 1) {
+        if (!quotedAt(source, i)) return i;
+      }
       break;
     }
   }

@@ -162,7 +162,7 @@ describe("places where tree-sitter and bash split the text differently fail clos
   });
 
   it.each([
-    "ls\\\n#; touch /etc/x", "echo a\\\n# $(touch /etc/x)", "ls\\\n\\\n#; rm -rf /", "echo \\ # $(touch /etc/x)", "echo \\\t# $(rm -rf /)", "echo ${x#\\'} $(touch /etc/x) ${x#\\'}",
+    "ls\\\n#; touch /etc/x", "echo a\\\n# $(touch /etc/x)", "ls\\\n\\\n#; rm -rf /", "echo \\ # $(touch /etc/x)", "echo \\\t# $(rm -rf /)", "echo \\;\\\n# $(touch /etc/x)", "echo ${x#\\'} $(touch /etc/x) ${x#\\'}",
     "echo ${x%*\\'} $(rm -rf /) ${x%*\\'}", "echo \"${x:-$'}\" $(touch /etc/x) \"${x:-$'}\"", "x=${x##$'\\''}; echo $(touch /etc/x) ${x##$'\\''}",
   ])("refuses %j under every preset", async (command) => {
     for (const policy of POLICIES) {
