@@ -154,7 +154,7 @@ function commandOption(args: readonly Word[]): Word | null {
   return null;
 }
 
-const TMUX_SHELL_COMMANDS = new Set(["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "if-shell", "if", "pipe-pane", "pipep", "display-popup", "popup"]);
+const TMUX_SHELL_COMMANDS = new Set(["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "pipe-pane", "pipep", "display-popup", "popup"]);
 const TMUX_KEYS = /^(?:Enter|C-m|C-j|KPEnter|Space|Tab|BSpace|Escape|C-[a-z])$/;
 
 /** What tmux runs: the shell command of new-session & co., or the keys send-keys types (Enter ends a line). */
@@ -162,6 +162,18 @@ function tmuxCommand(args: readonly Word[]): Word[] | null {
   const top = parseArgs(args, "LSfcT", [], true);
   const sub = top.rest[0]?.value;
   if (sub === undefined) return null;
+  if (sub === "if-shell" || sub === "if") {
+    // `if-shell SHELL-COMMAND TMUX-COMMAND [TMUX-COMMAND]`: the first runs in a shell, the others are tmux's
+    // own commands, which may hand a shell command on in turn (`run "…"`): the code of each `sh -c CODE`.
+    const p = parseArgs(top.rest.slice(1), "t", [], true);
+    const [shell, ...tmux] = p.rest;
+    if (!shell) return null;
+    const codes = tmux.flatMap((w) => {
+      const c = tmuxCommand(tmuxWords(w));
+      return c ? [c[c.length - 1]!] : [];
+    });
+    return viaShell(joinWords([shell, ...codes].flatMap((c, i) => (i === 0 ? [c] : [literalWord(";"), c]))));
+  }
   if (TMUX_SHELL_COMMANDS.has(sub)) {
     const p = parseArgs(top.rest.slice(1), "cefFnstxyl", [], true);
     return p.rest.length ? shellOrArgv(p.rest) : null;
@@ -172,6 +184,16 @@ function tmuxCommand(args: readonly Word[]): Word[] | null {
     return keys.length ? viaShell(joinWords(keys)) : null;
   }
   return null;
+}
+
+/** A tmux command given as one string (`run "rm x"`), split into words as tmux splits it (quotes removed). */
+function tmuxWords(w: Word): Word[] {
+  const out: Word[] = [];
+  for (const m of w.value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
+    const value = m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3]!);
+    out.push({ raw: value, value, dynamic: w.dynamic, glob: false });
+  }
+  return out;
 }
 
 /** `parallel CMD ::: a b`: each input is put in place of `{}` (or appended), and the line runs in a shell. */
@@ -355,10 +377,44 @@ const GIT_WORKTREE_WRITERS = new Set(["clean", "checkout", "switch", "restore", 
  * `git -C DIR` / `git --work-tree=DIR` with a subcommand that writes the work tree: DIR is written
  * (`git --work-tree=/ clean -fdx` deletes under /). Without either, git works in the workspace: nothing to add.
  */
+/**
+ * Files a git subcommand writes by name (relative to where git runs): `--output FILE` (diff, log, show,
+ * format-patch), `archive -o`, `format-patch -o DIR`, `bundle create FILE`, `worktree add DIR`,
+ * `init DIR`, `clone REPO DIR`, `--separate-git-dir DIR`.
+ */
+function gitFiles(args: readonly Word[]): Word[] {
+  const sub = args[0]?.value;
+  const out: Word[] = [];
+  const operands: Word[] = [];
+  for (let i = 1; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === "--") {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    const long = /^--(out[a-z-]*|separate-git-dir)(?:=(.*))?$/s.exec(v);
+    if (long && ("output-directory".startsWith(long[1]!) || long[1] === "separate-git-dir")) {
+      const value = long[2] !== undefined ? { ...w, value: long[2] } : args[++i];
+      if (value) out.push(value);
+    } else if ((sub === "archive" || sub === "format-patch") && /^-o/.test(v)) {
+      const value = v.length > 2 ? { ...w, value: v.slice(2) } : args[++i];
+      if (value) out.push(value);
+    } else if (!v.startsWith("-")) operands.push(w);
+  }
+  if (sub === "bundle" && operands[0]?.value === "create" && operands[1]) out.push(operands[1]);
+  if (sub === "worktree" && operands[0]?.value === "add" && operands[1]) out.push(operands[1]);
+  if (sub === "init" && operands[0]) out.push(operands[0]);
+  if (sub === "clone" && operands[1]) out.push(operands[1]);
+  return out;
+}
+
 function gitWrites(eff: Effective): FileOperands {
   const argv = eff.argv;
   const sub = gitSubcommand(argv);
-  if (sub < 0 || !GIT_WORKTREE_WRITERS.has(argv[sub]!.value)) return NONE;
+  if (sub < 0) return NONE;
+  const files = gitFiles(argv.slice(sub));
+  if (!GIT_WORKTREE_WRITERS.has(argv[sub]!.value) && !files.length) return NONE;
   let dir: string | null = null;
   let tree: Word | null = null;
   let dynamic = false;
@@ -374,7 +430,9 @@ function gitWrites(eff: Effective): FileOperands {
       i++;
     } else if (v.startsWith("--work-tree=")) tree = { ...argv[i]!, value: v.slice(12) };
   }
-  if (dir === null && tree === null) return NONE;
+  // Files named relative to where git runs: after -C, relative to that directory.
+  const named = files.map((w) => (dir !== null && !w.value.startsWith("/") ? { ...w, value: `${dir}/${w.value}`, dynamic: w.dynamic || dynamic } : w));
+  if ((dir === null && tree === null) || !GIT_WORKTREE_WRITERS.has(argv[sub]!.value)) return named.length ? { writes: named, reads: [], deletes: false, recursive: false } : NONE;
   // --work-tree is relative to the directory -C moved to.
   let target: Word;
   if (tree && (tree.value.startsWith("/") || dir === null)) target = tree;
@@ -382,7 +440,7 @@ function gitWrites(eff: Effective): FileOperands {
   else target = { raw: dir!, value: dir!, dynamic, glob: false };
   const clean = argv[sub]!.value === "clean";
   const rest = parseArgs(argv.slice(sub + 1));
-  return { writes: [target], reads: [], deletes: clean, recursive: clean && rest.flags.has("d") };
+  return { writes: [target, ...named], reads: [], deletes: clean, recursive: clean && rest.flags.has("d") };
 }
 
 /** Index of git's subcommand in `git [global options] SUB …`, or -1. */
@@ -817,6 +875,22 @@ export function fileOperands(eff: Effective): FileOperands {
       }
       if (p.flags.has("O") || p.flags.has("remote-name")) writes.push(p.values.get("output-dir") ?? literalWord("."));
       return { writes, reads: [], deletes: false, recursive: false };
+    }
+    case "less": {
+      // `less -o FILE` / `--log-file` copies what it shows into FILE (-O, --LOG-FILE: overwriting).
+      const p = parseArgs(args, "oObhjkpPtTxyz#", ["log-file", "LOG-FILE", "tag", "tag-file", "pattern", "prompt", "tabs", "shift", "window"]);
+      const writes = ["o", "O", "log-file", "LOG-FILE"].map((k) => p.values.get(k)).filter((w): w is Word => w !== undefined);
+      return { writes, reads: p.operands, deletes: false, recursive: false };
+    }
+    case "rsync": {
+      // The last operand is the destination (unless it is on another host, `host:path`); --delete removes in it.
+      const p = parseArgs(args, "eBfTM", ["rsh", "rsync-path", "backup-dir", "temp-dir", "partial-dir", "compare-dest", "copy-dest", "link-dest", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "log-file", "write-batch", "only-write-batch", "read-batch", "password-file", "chmod", "chown", "usermap", "groupmap", "suffix", "max-size", "min-size", "timeout", "port", "address", "sockopts", "out-format", "info", "debug"]);
+      const dest = p.operands.length >= 2 ? p.operands[p.operands.length - 1]! : null;
+      const local = (w: Word) => !/^[^/]*:/.test(w.value);
+      const writes = [dest, p.values.get("backup-dir"), p.values.get("log-file"), p.values.get("write-batch"), p.values.get("only-write-batch")].filter((w): w is Word => w !== undefined && w !== null && local(w));
+      const sources = p.operands.slice(0, -1).filter(local);
+      const removes = p.flags.has("remove-source-files");
+      return { writes: removes ? [...writes, ...sources] : writes, reads: sources, deletes: [...p.flags].some((f) => f.startsWith("delete")), recursive: true };
     }
     case "wget": {
       const p = parseArgs(args, "OPoaeUtTwiB", ["output-document", "directory-prefix", "output-file", "append-output", "execute", "user-agent", "tries", "timeout", "wait", "input-file", "base"]);

@@ -13,6 +13,8 @@ export interface Embedded {
   code: Word;
   /** Where it was found, for the verdict: "trap", "tar --to-command", "python3 -c (os.system)". */
   via: string;
+  /** Text that may not be a command at all (an alias value, any git setting): a syntax error in it refuses nothing. */
+  lenient?: boolean;
 }
 
 const NONE: Embedded[] = [];
@@ -42,27 +44,100 @@ function optionValues(args: readonly Word[], long: readonly string[], short: rea
 /** Git settings whose value is a command line (`!cmd` for aliases and helpers). */
 const GIT_CODE_KEY = /^(?:core\.(?:pager|sshcommand|fsmonitor|editor|askpass)|sequence\.editor|diff\.external|gpg\.(?:\w+\.)?program|pager\..+|diff\..+\.(?:textconv|command)|merge\..+\.driver|filter\..+\.(?:clean|smudge|process)|uploadpack\.packobjectshook|credential\.helper|alias\..+)$/i;
 
+/** Like optionValues, but a long option may be any prefix (two letters or more) of the names: git takes unique prefixes. */
+function prefixValues(args: readonly Word[], long: readonly string[], short: readonly string[] = []): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === "--") break;
+    const m = /^--([a-z][a-z-]+)(?:=(.*))?$/s.exec(v);
+    if (m && long.some((l) => l.startsWith(m[1]!))) {
+      if (m[2] !== undefined) out.push(word(m[2], args[i]));
+      else if (args[i + 1]) out.push(args[++i]!);
+      continue;
+    }
+    for (const sh of short) {
+      if (v === "-" + sh && args[i + 1]) out.push(args[++i]!);
+      else if (v.startsWith("-" + sh) && v.length > 2 && !v.startsWith("--")) out.push(word(v.slice(2), args[i]));
+    }
+  }
+  return out;
+}
+
+/** Words given as a command and its arguments (`git bisect run CMD ARGS`), as one command line. */
+function commandLine(words: readonly Word[]): Word | null {
+  if (!words.length) return null;
+  const value = words.map((w) => shellQuote(w.value)).join(" ");
+  return { raw: words.map((w) => w.raw).join(" "), value, dynamic: words.some((w) => w.dynamic), glob: false };
+}
+
+/** Where a git subcommand carries a command line in its options or operands (rows: subcommand, long options, short options). */
+const GIT_SUBCOMMAND_CODE: Record<string, [string[], string[]]> = {
+  rebase: [["exec"], ["x"]],
+  "filter-branch": [["tree-filter", "index-filter", "msg-filter", "env-filter", "commit-filter", "parent-filter", "tag-name-filter"], []],
+  difftool: [["extcmd"], ["x"]],
+  grep: [["open-files-in-pager"], ["O"]],
+  clone: [["upload-pack", "template"], ["u"]],
+  fetch: [["upload-pack"], []],
+  pull: [["upload-pack"], []],
+  "ls-remote": [["upload-pack"], []],
+  push: [["receive-pack", "exec"], []],
+  archive: [["exec"], []],
+  "send-email": [["sendmail-cmd", "to-cmd", "cc-cmd", "header-cmd"], []],
+};
+
 function gitCode(argv: readonly Word[]): Embedded[] {
   const out: Embedded[] = [];
   const end = gitSubcommand(argv);
   const globals = argv.slice(1, end < 0 ? argv.length : end);
-  for (let i = 0; i < globals.length; i++) {
-    const v = globals[i]!.value;
-    let setting: Word | undefined;
-    if (v === "-c") setting = globals[++i];
-    else if (v.startsWith("-c")) setting = word(v.slice(2), globals[i]);
-    if (!setting) continue;
-    const eq = setting.value.indexOf("=");
-    if (eq < 0) continue;
-    const key = setting.value.slice(0, eq);
-    let value = setting.value.slice(eq + 1);
-    if (!GIT_CODE_KEY.test(key)) continue;
+  const setting = (text: Word, key: string, how: string) => {
+    let value = text.value;
     if (/^(?:alias|credential)\./i.test(key)) {
-      if (!value.startsWith("!")) continue;
+      if (!value.startsWith("!")) return;
       value = value.slice(1);
     }
-    if (/^core\.fsmonitor$/i.test(key) && /^(?:true|false|yes|no|on|off|0|1|)$/i.test(value)) continue;
-    out.push({ code: word(value, setting), via: `git -c ${key}` });
+    if (/^core\.fsmonitor$/i.test(key) && /^(?:true|false|yes|no|on|off|0|1|)$/i.test(value)) return;
+    // Settings git runs are judged strictly; any other setting may still spell a command (`-c x.y='rm -rf /'`), loosely.
+    out.push({ code: word(value, text), via: `${how} ${key}`, ...(GIT_CODE_KEY.test(key) ? {} : { lenient: true }) });
+  };
+  for (let i = 0; i < globals.length; i++) {
+    const v = globals[i]!.value;
+    let given: Word | undefined;
+    if (v === "-c") given = globals[++i];
+    else if (v.startsWith("-c")) given = word(v.slice(2), globals[i]);
+    if (!given) continue;
+    const eq = given.value.indexOf("=");
+    if (eq < 0) continue;
+    setting({ ...given, value: given.value.slice(eq + 1) }, given.value.slice(0, eq), "git -c");
+  }
+  if (end < 0) return out;
+  const sub = argv[end]!.value;
+  const rest = argv.slice(end + 1);
+  const row = GIT_SUBCOMMAND_CODE[sub];
+  if (row) for (const code of prefixValues(rest, row[0], row[1])) out.push({ code, via: `git ${sub}` });
+  // The ext:: transport runs a command (`ext::sh -c touch% x`: `% ` is a blank).
+  if (["clone", "fetch", "pull", "push", "ls-remote", "remote", "submodule"].includes(sub)) {
+    for (const w of rest) {
+      if (!w.value.startsWith("ext::")) continue;
+      // Words split at blanks; `% ` is a blank inside a word, `%%` a percent sign (`%s`, `%S` name the service).
+      const args = w.value.slice(5).split(/(?<!%) +/).map((a) => a.replace(/%(.)/g, (_m, c: string) => (c === " " || c === "%" ? c : "")));
+      out.push({ code: word(args.map((a) => shellQuote(a)).join(" "), w), via: "git ext::" });
+    }
+  }
+  if (sub === "bisect" && rest[0]?.value === "run") {
+    const line = commandLine(rest.slice(1));
+    if (line) out.push({ code: line, via: "git bisect run" });
+  }
+  if (sub === "submodule") {
+    const at = rest.findIndex((w) => w.value === "foreach");
+    const words = at < 0 ? [] : rest.slice(at + 1).filter((w, i, all) => !(w.value.startsWith("-") && all.slice(0, i).every((x) => x.value.startsWith("-"))));
+    const line = words.length === 1 ? words[0]! : commandLine(words);
+    if (line) out.push({ code: line, via: "git submodule foreach" });
+  }
+  if (sub === "config") {
+    // `git config [options] KEY VALUE`: a setting written for later.
+    const operands = rest.filter((w, i) => !w.value.startsWith("-") && !/^--(?:file|blob|type|default|comment)$/.test(rest[i - 1]?.value ?? "") && !(rest[i - 1]?.value === "-f"));
+    if (operands.length >= 2) setting(operands[1]!, operands[0]!.value, "git config");
   }
   return out;
 }
@@ -75,6 +150,8 @@ function sshCode(args: readonly Word[], program: string): Embedded[] {
     if (m && !/^none$/i.test(m[2]!.trim())) out.push({ code: word(m[2]!, o), via: `${program} -o ${m[1]}` });
   }
   if (program === "scp" || program === "sftp") for (const s of optionValues(args, [], ["S"])) out.push({ code: s, via: `${program} -S` });
+  // `sftp -D PROGRAM` runs a local sftp server program instead of ssh.
+  if (program === "sftp") for (const s of optionValues(args, [], ["D"])) out.push({ code: s, via: "sftp -D" });
   return out;
 }
 
@@ -135,7 +212,7 @@ function findEmbedded(eff: Effective, argv: readonly Word[], assignments: Readon
       // `alias ls='rm -rf /'`: the value is the command line `ls` will run.
       return args.flatMap((w) => {
         const m = /^[^=\s]+=(.*)$/s.exec(w.value);
-        return m && m[1]!.trim() ? [{ code: word(m[1]!, w), via: "alias" }] : [];
+        return m && m[1]!.trim() ? [{ code: word(m[1]!, w), via: "alias", lenient: true }] : [];
       });
     case "complete":
     case "compgen":

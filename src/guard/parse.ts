@@ -8,6 +8,7 @@ import { copyTree, type SyntaxNode } from "./tree.ts";
 import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
 import { embeddedCode } from "./embedded.ts";
+import { argumentCommands } from "./unknown-programs.ts";
 import { resolvePath } from "./paths.ts";
 import { decodeAnsiC as decodeAnsiCAsBash } from "../lib/text.ts";
 import { cdTarget, DYN_NUM, Scope, type ScopeState } from "./scope.ts";
@@ -878,7 +879,12 @@ export class ScriptAnalyzer {
     // An interpreter reading its program from a static heredoc or herestring: that text is its inline code.
     const fed = fact.redirects.find((r) => r.body && !r.body.dynamic && (r.op === "<<" || r.op === "<<-" || r.op === "<<<"))?.body?.text;
     for (const e of embeddedCode(eff, fact.argv, fact.assignments, fed)) {
-      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via, ...(e.via === "alias" ? { lenient: true } : {}) }, script, options, `in the command given to ${e.via}`);
+      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via, ...(e.lenient ? { lenient: true } : {}) }, script, options, `in the command given to ${e.via}`);
+    }
+    // A program the guard does not know may run its arguments: judge the commands they spell.
+    for (const argv of argumentCommands(eff, fed)) {
+      const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: `the arguments of ${eff.name}`, pipeline: null }, script);
+      this.derived(child, nested(ctx), script, options);
     }
     if (eff.name === "find") {
       for (const exec of findExecs(eff)) {
@@ -990,11 +996,16 @@ export class ScriptAnalyzer {
     }
   }
 
-  /** A command built from another's words (find -exec) may itself be `bash -c '…'`. */
+  /** A command built from another's words (find -exec) may itself be `bash -c '…'`, or run its own arguments. */
   private derived(fact: Command, nested: Ctx, script: Script, options: AnalyzeOptions): void {
     const eff = unwrap(fact.argv);
     const code = inlineCode(eff);
     if (code && !code.dynamic) this.run(code.value, { ...nested, via: `${eff.name} -c` }, script, options, `in the string given to ${eff.name} -c`);
+    if (nested.depth > options.maxNestedDepth) return;
+    for (const argv of argumentCommands(eff)) {
+      const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...nested, via: `the arguments of ${eff.name}` }, script);
+      this.derived(child, { ...nested, depth: nested.depth + 1 }, script, options);
+    }
   }
 
   /** What a shell reading stdin gets, when the guard can know it: a heredoc, a herestring, or echo/printf/cat before it. */

@@ -267,6 +267,46 @@ const CLASSES: BypassClass[] = [
     nearMisses: ["ln -s ./src s; echo hi > s/x", "ln -s /etc/ssl l; cat l/../hosts", "ln src/a b; echo x >> b", "cp -s ./a b; echo x >> b", "ln -s /etc l; rm l"],
   },
   {
+    name: "programs the guard does not know that run their arguments (no list of wrappers is complete)",
+    proofs: [
+      ["prlimit --nofile=100 touch TRIP", "prlimit"], ["setpriv touch TRIP", "setpriv"], ["valgrind -q touch TRIP 2>/dev/null", "valgrind"],
+      ["gdb -batch -ex 'shell touch TRIP' >/dev/null 2>&1", "gdb"], ["vim -es -c '!touch TRIP' -c q </dev/null >/dev/null 2>&1", "vim"], ["ed -s f <<< '!touch TRIP' >/dev/null", "ed"],
+    ],
+    spellings: [
+      "prlimit --nofile=100 rm -rf /", "setpriv --reuid=0 rm -rf /", "valgrind -q rm -rf /", "screen -dm rm -rf /", "screen -dmS x sh -c 'rm -rf /'", "systemd-run rm -rf /",
+      "faketime now rm -rf /", "firejail rm -rf /", "bwrap --bind / / rm -rf /", "cgexec -g cpu:x rm -rf /", "numactl -N0 rm -rf /", "unbuffer rm -rf /", "rlwrap rm -rf /",
+      "daemonize rm -rf /", "start-stop-daemon --start --exec /bin/rm -- -rf /", "gdb -batch -ex 'shell rm -rf /'", "vim -es -c '!rm -rf /' -c q", "vi +'!rm -rf /' x",
+      "less '+!rm -rf /' x", "emacs --batch --eval '(shell-command \"rm -rf /\")'", "expect -c 'spawn rm -rf /'", "ed -s f <<< '!rm -rf /'", "capsh -- -c 'rm -rf /'",
+      "screen -X stuff 'rm -rf /\n'", "tmux if 'true' 'run \"rm -rf /\"'", "tmux bind x run 'rm -rf /'", "npm exec -- rm -rf /", "pnpm exec rm -rf /", "yarn dlx rm -rf /",
+      "npx rm -rf /", "bunx rm -rf /", "uvx rm -rf /", "sftp -D 'rm -rf /'", "nohup valgrind prlimit touch /etc/x",
+    ],
+    nearMisses: ["valgrind ./app", "prlimit --nofile=100 make", "vim notes.txt", "gdb ./a.out", "man rm", "screen -ls", "ssh host rm -rf /tmp/cache", "docker exec c touch /etc/x"],
+  },
+  {
+    name: "git subcommands that run a command line, or write a file they are given",
+    proofs: [
+      ["git -c protocol.ext.allow=always clone 'ext::sh -c touch% TRIP' y >/dev/null 2>&1; true", "git"],
+      ["git init -q r && cd r && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m a && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m b && git -c user.email=a@b -c user.name=a rebase -q -x 'touch ../TRIP' HEAD~1 >/dev/null 2>&1; true", "git"],
+      ["git init -q r && cd r && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m a && git log --output=../TRIP", "git"],
+    ],
+    spellings: [
+      "git rebase -x 'rm -rf /' HEAD~1", "git rebase --exec='rm -rf /' HEAD~1", "git rebase --ex 'rm -rf /' HEAD~1", "git bisect run rm -rf /", "git bisect run sh -c 'rm -rf /'",
+      "git submodule foreach 'rm -rf /'", "git submodule foreach --recursive rm -rf /", "git filter-branch --tree-filter 'rm -rf /' HEAD", "git difftool -x 'rm -rf /'",
+      "git difftool --extcmd='rm -rf /'", "git grep -O'rm -rf /' x", "git grep --open-files-in-pager='rm -rf /' x", "git fetch --upload-pack='rm -rf /' x",
+      "git clone -u 'rm -rf /' x y", "git push --receive-pack='rm -rf /' x", "git send-email --sendmail-cmd='rm -rf /' x", "git -c protocol.ext.allow=always clone 'ext::sh -c rm% -rf% /' x",
+      "git config core.pager 'rm -rf /'", "git config alias.x '!rm -rf /'", "git -c interactive.diffFilter='rm -rf /' add -p", "git -c difftool.x.cmd='rm -rf /' difftool -t x",
+      "git -c web.browser='rm -rf /' help -w", "git log --output=/etc/x", "git diff --output /etc/x", "git archive -o /etc/x HEAD", "git format-patch -o /etc/x HEAD~1",
+      "git bundle create /etc/x HEAD", "git worktree add /etc/x", "git init /etc/x", "git clone x /etc/y", "git -C /etc log --output=x",
+    ],
+    nearMisses: ["git log --output=out.txt", "git archive -o a.zip HEAD", "git rebase -i HEAD~3", "git config user.name \"O'Brien\"", "git -c user.name='a b' commit -m x", "git clone x y"],
+  },
+  {
+    name: "rsync and less write the files they are given",
+    proofs: [["rsync -a f TRIP", "rsync"]],
+    spellings: ["rsync -a x /etc/", "rsync -a --delete x/ /", "rsync -a --remove-source-files /etc/x .", "rsync -a x y --backup-dir=/etc", "less -o /etc/x f", "less --log-file=/etc/x f"],
+    nearMisses: ["rsync -a src/ backup/", "rsync -a host:/data ./data", "less f"],
+  },
+  {
     name: "fork loops in other languages",
     proofs: [], // not run: a fork bomb is not a harmless tripwire
     spellings: [
