@@ -139,6 +139,20 @@ interface Ctx {
   branches?: number;
   /** Text that runs later, if ever (an alias value): judged when it parses, but a syntax error in it refuses nothing. */
   lenient?: boolean;
+  /** Inside a loop without end whose body never pauses. */
+  endless?: boolean;
+}
+
+/** `while true`, `while :`, `until false`, `for ((;;))`: a loop that never ends by itself, and whose body never pauses. */
+function endlessLoop(node: SyntaxNode): boolean {
+  const body = node.children.find((c) => c.type === "do_group");
+  // A pause (or a way out) that is not itself sent to the background: `sleep 5;`, `wait`, `read x`, `break`.
+  if (!body || /\b(?:sleep|wait|read|break|exit|return)\b[^;&|\n]*(?:;|\n|&&|\|\||\bdone\b|$)/.test(body.text)) return false;
+  if (node.type === "c_style_for_statement") return /^for\s*\(\([^;]*;\s*;/.test(node.text);
+  if (node.type !== "while_statement") return false;
+  const keyword = node.children[0]?.type;
+  const condition = node.namedChildren[0]?.text.trim() ?? "";
+  return keyword === "until" ? /^false$/.test(condition) : /^(?:true|:|\[ 1 \]|\[\[ 1 \]\]|\(\( *1 *\)\))$/.test(condition);
 }
 
 type Task = { node: SyntaxNode; ctx: Ctx } | (() => void);
@@ -555,7 +569,7 @@ export class ScriptAnalyzer {
    */
   private branching(node: SyntaxNode, ctx: Ctx, stack: Task[], script: Script, pushChildren: (children: readonly SyntaxNode[], ctx: Ctx) => void): void {
     const depth = (ctx.branches ?? 0) + 1;
-    const inner: Ctx = { ...ctx, branches: depth };
+    const inner: Ctx = { ...ctx, branches: depth, ...(endlessLoop(node) ? { endless: true } : {}) };
     const before = ctx.scope.snapshot();
     const loopVar = node.type === "for_statement" ? node.childForFieldName("variable")?.text : undefined;
     // `select x in …` also reads the line typed into REPLY.
@@ -715,6 +729,7 @@ export class ScriptAnalyzer {
       fn: ctx.fn,
       background: ctx.background,
       depth: ctx.depth,
+      ...(ctx.endless ? { endlessLoop: true as const } : {}),
     };
     script.commands.push(fact);
     if (ctx.scope.cwd !== null && ctx.scope.alts.length) this.otherCwds.set(fact, ctx.scope.alts);

@@ -174,11 +174,13 @@ const CLASSES: BypassClass[] = [
     proofs: [
       ["touch m && chmod 004755 m && [ \"$(stat -c %a m)\" = 4755 ] && touch TRIP"],
       ["kill -0 -01 && touch TRIP"],
+      ["touch m && chmod =4755 m && [ -u m ] && touch TRIP"], ["touch m && chmod +4755 m && [ -u m ] && touch TRIP"], ["install -m 4755 f g && [ -u g ] && touch TRIP"],
     ],
     spellings: [
       "chmod 004755 x", "chmod 0004755 x", "chmod 000777 /", "chmod 00 -R /", "chmod -R 0 /", "chmod --reference=x -R /", "chown -R --reference=x /",
       "kill -9 -01", "kill -KILL -1", "kill -9 -0001", "kill -s 9 -- -1", "pkill -v x", "pkill --inverse x", "killall5",
       "systemctl isolate poweroff.target", "systemctl isolate rescue.target", "loginctl poweroff", "loginctl reboot", "telinit 0",
+      "chmod =4755 x", "chmod +6755 x", "install -m 4755 x y", "install --mode=6755 x y", "pkill -u root", "pkill -9 -U 0", "killall -u root",
     ],
     nearMisses: ["chmod +x build.sh", "chmod 000755 x", "chmod -R 755 .", "kill %1", "kill -9 1234", "pgrep -v x", "systemctl isolate multi-user.target", "loginctl list-sessions"],
   },
@@ -312,8 +314,10 @@ const CLASSES: BypassClass[] = [
     spellings: [
       "perl -e 'fork while 1'", "perl -e 'fork while fork'", "python3 -c 'import os\nwhile 1: os.fork()'", "python3 -c 'import os\nwhile True:\n  os.fork()'",
       "ruby -e 'loop{fork}'", "ruby -e 'fork while true'", "node -e 'while(1)require(\"child_process\").spawn(\"node\",[\"-e\",\"\"])'", "php -r 'while(1) pcntl_fork();'",
+      // the shell's own: a loop without end, no pause, a job sent to the background each time round
+      "while true; do sleep 100 & done", "while :; do ( : & ); done", "until false; do sleep 9 & done", "for ((;;)); do bash & done", "while [ 1 ]; do yes > /dev/null & done",
     ],
-    nearMisses: ["python3 -c \"print(1)\"", "python3 -c 'while True: print(1)'", "node -e 'for(;;){}'"],
+    nearMisses: ["python3 -c \"print(1)\"", "python3 -c 'while True: print(1)'", "node -e 'for(;;){}'", "while true; do make & sleep 5; done", "for i in 1 2 3; do make & done; wait"],
   },
 ];
 
