@@ -569,7 +569,8 @@ export class ScriptAnalyzer {
    */
   private branching(node: SyntaxNode, ctx: Ctx, stack: Task[], script: Script, pushChildren: (children: readonly SyntaxNode[], ctx: Ctx) => void): void {
     const depth = (ctx.branches ?? 0) + 1;
-    const inner: Ctx = { ...ctx, branches: depth, ...(endlessLoop(node) ? { endless: true } : {}) };
+    // (A loop that is itself sent to the background, `(while :; do …; done | x &)`, is one job, not a job per round.)
+    const inner: Ctx = { ...ctx, branches: depth, ...(endlessLoop(node) && !ctx.background ? { endless: true } : {}) };
     const before = ctx.scope.snapshot();
     const loopVar = node.type === "for_statement" ? node.childForFieldName("variable")?.text : undefined;
     // `select x in …` also reads the line typed into REPLY.
