@@ -5,6 +5,7 @@ import type { Embedded } from "./embedded.ts";
 import { DYN, type Word } from "./facts.ts";
 import { judgeEffective, type Judged } from "./options/index.ts";
 import { resolvePath } from "./paths.ts";
+import { wrapperEffects } from "./wrapper-effects.ts";
 import { LONG_OPTIONS, spellOut } from "./rules/abbrev.ts";
 
 /** A word built by the guard itself (for `{}` of find -exec, or a static string). */
@@ -111,6 +112,13 @@ export interface Effective {
   stdinArgs: boolean;
   /** xargs -I R / -i / --replace: R in any argument is replaced by each input line. */
   replace?: string;
+  /** Files the wrappers themselves write (`time -o F`, `strace -o F`, `flock F`, `script F`) and read (`xargs -a F`). */
+  wrapperWrites?: Word[];
+  wrapperReads?: Word[];
+  /** The directory a wrapper runs the command in (`env -C DIR`): the command's own relative files are there. */
+  chdir?: Word;
+  /** Command lines a wrapper runs itself (`strace -o '|CMD'`). */
+  wrapperCode?: Word[];
   /** Its arguments judged by the program's option spec row (null: no row), once worked out. */
   judged?: Judged | null;
   /** Command strings found in its arguments (embedded.ts), once worked out. */
@@ -290,7 +298,7 @@ function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean; 
     case "run0":
       return { rest: parseArgs(args, "u", ["user"], true).rest };
     case "env": {
-      const p = parseArgs(args, "uCS", ["unset", "chdir", "split-string"], true);
+      const p = parseArgs(args, "uCSa", ["unset", "chdir", "split-string", "argv0"], true);
       // `env -S "rm -rf /"` splits its string into words: judged as the command line it spells.
       const split = p.values.get("S") ?? p.values.get("split-string");
       if (split) return { rest: viaShell(joinWords([split, ...p.rest])) };
@@ -350,24 +358,52 @@ export function unwrap(argv: readonly Word[]): Effective {
   const wrappers: string[] = [];
   let stdinArgs = false;
   let replace: string | undefined;
+  const writes: Word[] = [];
+  const reads: Word[] = [];
+  const code: Word[] = [];
+  let chdir: Word | undefined;
   for (let depth = 0; depth < 16; depth++) {
     const name = programName(rest[0]);
     if (name === null || !WRAPPERS.has(name)) break;
     // A wrapper's own long options may be abbreviated too (`script --com CMD`).
-    const peeled = peel(name, spelledOut(name, rest).slice(1));
-    if (!peeled) break;
+    const args = spelledOut(name, rest).slice(1);
+    const peeled = peel(name, args);
+    if (!peeled) {
+      // The wrapper is the program itself (`script` alone opens a shell): its own files still count.
+      const fx = wrapperEffects(name, args);
+      writes.push(...fx.writes);
+      reads.push(...fx.reads);
+      code.push(...fx.code);
+      break;
+    }
     if (peeled.rest.length === 0) {
       // `xargs` alone runs echo; `env`, `time`, `sudo -l` alone are the program itself.
       if (name !== "xargs") break;
       peeled.rest = [literalWord("echo")];
     }
+    const fx = wrapperEffects(name, args);
+    writes.push(...fx.writes);
+    reads.push(...fx.reads);
+    code.push(...fx.code);
+    // A later wrapper's directory is relative to an earlier one's.
+    if (fx.chdir) chdir = chdir && !fx.chdir.value.startsWith("/") ? { ...fx.chdir, value: `${chdir.value}/${fx.chdir.value}`, dynamic: chdir.dynamic || fx.chdir.dynamic } : fx.chdir;
     wrappers.push(name);
     stdinArgs ||= peeled.stdinArgs ?? false;
     replace ??= peeled.replace;
     rest = peeled.rest;
   }
   const name = rest.length ? programName(rest[0]) : null;
-  return { argv: spelledOut(name, rest), name, wrappers, stdinArgs, ...(replace !== undefined ? { replace } : {}) };
+  return {
+    argv: spelledOut(name, rest),
+    name,
+    wrappers,
+    stdinArgs,
+    ...(replace !== undefined ? { replace } : {}),
+    ...(writes.length ? { wrapperWrites: writes } : {}),
+    ...(reads.length ? { wrapperReads: reads } : {}),
+    ...(chdir ? { chdir } : {}),
+    ...(code.length ? { wrapperCode: code } : {}),
+  };
 }
 
 /** Git subcommands that write (or delete in) the work tree. */

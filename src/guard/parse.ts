@@ -897,6 +897,8 @@ export class ScriptAnalyzer {
     for (const e of embeddedCode(eff, fact.argv, fact.assignments, fed)) {
       if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via, ...(e.lenient ? { lenient: true } : {}) }, script, options, `in the command given to ${e.via}`);
     }
+    // Command lines a wrapper runs itself (`strace -o '|CMD'`).
+    for (const w of eff.wrapperCode ?? []) if (!w.dynamic) this.run(w.value, { ...nested(ctx), via: eff.wrappers.join(" ") }, script, options, `in the command given to ${eff.wrappers.join(" ")}`);
     // A program the guard does not know may run its arguments: judge the commands they spell.
     for (const argv of argumentCommands(eff, fed)) {
       const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: `the arguments of ${eff.name}`, pipeline: null }, script);

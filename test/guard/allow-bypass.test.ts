@@ -33,6 +33,9 @@ const CLASSES: Record<string, string[]> = {
     "rg -z x", "rg --search-zip x", "diff --paginate a b", "git diff --ext-diff", "git diff --textconv", "file -C -m x", "date -s 10:00",
     "date --set=10:00", "jobs -x touch t", "find . -fprint /etc/x", "find . -exec touch t \\;", "find . -okdir touch t \\;",
   ],
+  "a command through a wrapper that changes how or where it runs is not the command alone": [
+    "strace ls", "strace -e inject=open:error=ENOENT ls", "chroot /tmp/r ls", "unshare -r ls", "nsenter -t 1 ls", "flock /tmp/l ls", "exec ls", "fakeroot ls", "watch ls",
+  ],
   "a word the guard cannot see turns into an option": ["sort $OPTS x", "sort $(cat opts) x", "sed $SCRIPT f", "sort * ", "rg $(echo --pre=sh) x"],
   "awk runs a command or writes a file": [
     "awk 'BEGIN{system(\"touch t\")}'", "awk 'BEGIN{print | \"sh\"}'", "awk 'BEGIN{\"touch t\" | getline}'", "awk 'BEGIN{print \"x\" > \"/etc/x\"}'",

@@ -309,6 +309,19 @@ const CLASSES: BypassClass[] = [
     nearMisses: ["rsync -a src/ backup/", "rsync -a host:/data ./data", "less f"],
   },
   {
+    name: "what a wrapper does itself: files it writes, the directory it moves the command to, commands in its options",
+    proofs: [
+      ["/usr/bin/time -o TRIP true", "/usr/bin/time"], ["strace -o TRIP true 2>/dev/null", "strace"], ["strace -o '|touch TRIP' true 2>/dev/null; sleep 0.2", "strace"],
+      ["flock TRIP true", "flock"], ["script -q TRIP -c true >/dev/null", "script"], ["mkdir d && env -C d touch ../TRIP"],
+    ],
+    spellings: [
+      "/usr/bin/time -o /etc/x ls", "command time -o /etc/x ls", "time --output=/etc/x ls", "strace -o /etc/x ls", "strace -o '|rm -rf /' ls", "ltrace -o /etc/x ls",
+      "flock /etc/x true", "script -q /etc/x -c ls", "script --log-out /etc/x", "parallel --joblog /etc/x echo ::: a", "fakeroot -s /etc/x ls", "env -C /etc touch x",
+      "env --chdir=/etc tee passwd < x", "env -C / rm -rf .", "nohup env -C /usr touch x",
+    ],
+    nearMisses: ["time -p ls", "/usr/bin/time -o out.txt ls", "flock /tmp/l ls", "env -C src touch x", "nohup ls", "timeout 5 ls", "xargs -a list echo"],
+  },
+  {
     name: "fork loops in other languages",
     proofs: [], // not run: a fork bomb is not a harmless tripwire
     spellings: [

@@ -5,7 +5,7 @@
 import type { Command, Script, Word } from "../facts.ts";
 import { parseArgs, programName } from "../commands.ts";
 import { isInside, resolvePath } from "../paths.ts";
-import { redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
+import { inDirectory, redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 const READABLE_DEVICES = /^\/dev\/(?:null|zero|stdin|tty|random|urandom|fd\/\d+)$|^\/proc\/self\//;
 
@@ -212,7 +212,8 @@ export const LAYER2: RuleRow[] = [
     nearMisses: ["cat README.md", "grep -r x src", "cat /tmp/log", "ls"],
     match(cmd, eff, env) {
       if (env.policy !== "strict") return null;
-      for (const t of [...redirectReads(cmd), ...env.files(cmd).reads]) {
+      const own = eff.chdir ? env.files(cmd).reads.map((w) => inDirectory(w, eff.chdir!)) : env.files(cmd).reads;
+      for (const t of [...redirectReads(cmd), ...own, ...(eff.wrapperReads ?? [])]) {
         const r = resolveWord(t, cmd.cwd);
         const path = r.kind === "path" ? r.path : r.prefix;
         if (path === null || READABLE_DEVICES.test(path)) continue;

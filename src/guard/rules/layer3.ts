@@ -10,6 +10,7 @@ import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } 
 import { isConfigPath, riskyVariable } from "../options/environment.ts";
 import { changesShellRules } from "./semantics.ts";
 import { judgeEffective, specFor } from "../options/index.ts";
+import { TRANSPARENT_WRAPPERS } from "../wrapper-effects.ts";
 import { resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 /** Why a command is known safe (by its option spec row), or null. */
@@ -17,6 +18,8 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
   if (cmd.argv.length === 0) return "an assignment or redirect";
   const n = eff.name;
   if (n === null) return null;
+  // Through a tracer, a namespace, a new root, a lock, another user or `exec`, a command is not what it is alone.
+  if (!eff.wrappers.every((w) => TRANSPARENT_WRAPPERS.has(w))) return null;
   const args = eff.argv.slice(1);
   if (n === "[[") return "a test";
   const judged = judgeEffective(eff);
@@ -30,6 +33,8 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
 
 /** Why a known-safe verdict does not hold: the option or form the row does not know. */
 export function notKnownSafe(eff: Effective): string | null {
+  const opaque = eff.wrappers.find((w) => !TRANSPARENT_WRAPPERS.has(w));
+  if (opaque) return `it runs through ${opaque}, which changes how or where it runs`;
   const judged = judgeEffective(eff);
   if (judged && judged.unsafe === null && eff.stdinArgs && judged.operandsWritten) return "the files it writes come from its input, which the guard cannot see";
   return judged?.unsafe ?? null;
