@@ -17,16 +17,19 @@ import { EXPANSION_BARE, EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type Plain
 
 /**
  * Where bash ends the `${…}` that `text` starts with (one past its `}`), or null: a backslash escapes the
- * next character, double quotes, backticks and `$(…)` nest, any `{` opens a level. Single quotes are not
- * special here, as bash treats them in the cases where tree-sitter sees a string (`${x#\'}`).
+ * next character, double quotes, backticks and `$(…)` nest, and so does an inner `${`; a bare `{` does not
+ * (`${x/{a,b}` ends at the first `}`, where tree-sitter reads a brace expansion and reads on). Single quotes
+ * are not special here, as bash treats them in the cases where tree-sitter sees a string (`${x#\'}`).
  */
 export function dollarBraceEnd(text: string): number | null {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === "\\") i++;
-    else if (c === "{") depth++;
-    else if (c === "}") {
+    else if (c === "$" && text[i + 1] === "{") {
+      depth++;
+      i++;
+    } else if (c === "}") {
       if (--depth === 0) return i + 1;
     } else if (c === '"' || c === "`") {
       for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
@@ -97,6 +100,15 @@ function quotedAt(source: string, at: number): boolean {
 function nextMatch(source: string, re: RegExp, from: number): number {
   re.lastIndex = from;
   return re.exec(source)?.index ?? -1;
+}
+
+/**
+ * An unquoted heredoc body as a double-quoted string that means the same to bash and that tree-sitter reads
+ * plainly: backslash-newlines joined (bash joins them first), `"` escaped, and a `$` that starts no
+ * expansion (`$'`, `$ `, `$"`, a `$` at the end) written `\$`, which is what it is in a heredoc.
+ */
+function heredocAsString(body: string): string {
+  return body.replace(/\\[\s\S]|\$(?![({[A-Za-z0-9_@*#?$!-])|"/g, (m) => (m === "\\\n" ? "" : m === '"' ? '\\"' : m === "$" ? "\\$" : m));
 }
 
 /** `text` as the inside of a double-quoted string: its bare `"` escaped, everything else (escapes, `$(…)`) as it is. */
@@ -522,11 +534,11 @@ export class ScriptAnalyzer {
         case "expansion": {
           // tree-sitter reads a single quote inside `${…}` as opening a string where bash does not
           // (`${x#\'} $(cmd) ${x#\'}`, `"${x:-$'}" $(cmd) "${x:-$'}"`): it then swallows the command. Fail closed.
-          if (node.text.includes("'") && dollarBraceEnd(node.text) !== node.text.length) {
+          if ((node.text.includes("'") || node.text.indexOf("{", 2) >= 0) && dollarBraceEnd(node.text) !== node.text.length) {
             script.problem ??= {
               line: node.startPosition.row + 1,
               column: node.startPosition.column + 1,
-              cause: "bash and the guard's parser would end this ${…} at different places (a single quote inside it): put the pattern or value in a variable first",
+              cause: "bash and the guard's parser would end this ${…} at different places (a single quote or a `{` inside it): put the pattern or value in a variable first",
               ...(where ? { where } : {}),
             };
             break;
@@ -1107,8 +1119,8 @@ export class ScriptAnalyzer {
       };
       // Body lines that tree-sitter hung under the redirect as words (a body line starting with `\``): it
       // then reads the body as something else than bash does.
-      const openRow = (delimiter ?? node).startPosition.row;
-      if (node.children.some((c) => c.isNamed && c.type !== "heredoc_body" && c.type !== "heredoc_end" && c.startPosition.row > openRow)) {
+      const openLineEnd = source.indexOf("\n", (delimiter ?? node).endIndex);
+      if (openLineEnd >= 0 && node.children.some((c) => c.isNamed && c.type !== "heredoc_start" && c.type !== "heredoc_body" && c.type !== "heredoc_end" && c.endIndex > openLineEnd)) {
         heredocProblem(`bash and the guard's parser would read the body of the heredoc <<${delimiter?.text ?? ""} differently: use a quoted delimiter such as <<'EOF'`);
       } else if (!quoted && unescapedBacktick(raw)) {
         // tree-sitter leaves backticks in an unquoted heredoc body as text; bash runs them.
@@ -1116,7 +1128,7 @@ export class ScriptAnalyzer {
       } else if (!quoted && raw.includes("$")) {
         // Nor does it always parse the `$(…)` of an unquoted body (`?(` before it leaves the whole body text).
         // Bash expands the body as it would a double-quoted string: parse it as one, and judge what it runs.
-        this.run(`: "${asDoubleQuoted(raw)}"`, { ...nested(ctx), via: "a heredoc body" }, script, this.options, "in the body of a heredoc");
+        this.run(`: "${heredocAsString(raw)}"`, { ...nested(ctx), via: "a heredoc body" }, script, this.options, "in the body of a heredoc");
       }
       if (bodyNode && !quoted) {
         const value = this.word(bodyNode, ctx.scope);

@@ -112,6 +112,9 @@ describe("an unquoted heredoc body: what bash expands is what the guard judges",
   it("works in real bash: an escaped backtick reaches sh as a backtick, which runs", () => {
     expect(tripped("sh <<EOF\n\\`echo touch\\` F\nEOF\n")).toBe(true);
   });
+  it("works in real bash: a `$` and a backslash-newline before $(…) in a body hide nothing from bash", () => {
+    expect(tripped("cat <<EOF\n$\\\n $(touch F) #\nEOF\n")).toBe(true);
+  });
   it("works in real bash: an escaped ${…} reaches sh as an expansion", () => {
     expect(tripped("sh <<EOF\n\\${x:-touch} F\nEOF\n")).toBe(true);
   });
@@ -119,6 +122,7 @@ describe("an unquoted heredoc body: what bash expands is what the guard judges",
   it.each([
     "cat > x <<EOF\n`touch /etc/x`\nEOF", "cat > notes.md <<EOF\nrun `rm -rf /` to clean\nEOF", "cat <<EOF | sh\n`echo rm` -rf /\nEOF",
     "sh <<EOF\n\\`echo rm\\` -rf /\nEOF", "sh <<EOF\n\\${x:-rm} -rf /\nEOF", "bash <<EOF\n\\`echo touch\\` /etc/x\nEOF",
+    "cat <<EOF\n$\\\n $(rm -rf /) #\nEOF", "cat <<EOF\n$\\ $(touch /etc/x) !\nEOF", "cat <<EOF\n\\$'\t\\\n $(rm -rf /) $'\nEOF", "cat <<EOF\n?(\n $(rm -rf /)\nEOF",
   ])("refuses %j under every preset", async (command) => {
     for (const policy of POLICIES) {
       const v = (await guardFor(policy)).check(command);
@@ -204,13 +208,16 @@ describe("more places where tree-sitter and bash read the text differently fail 
     expect(tripped("echo x >& a'$(touch F)'")).toBe(true);
     expect(tripped("echo x >&1$'$(touch F)'")).toBe(true);
   });
+  it("works in real bash: a bare `{` inside ${…} opens nothing, so the first `}` ends it", () => {
+    expect(tripped("x=a; echo ${x/{a,b}; touch F; echo }")).toBe(true);
+  });
   it("works in real bash: `=~` outside [[ ]] is a word, and `$ ` a dollar sign", () => {
     expect(tripped("echo =~&&echo $(touch F)")).toBe(true);
     expect(tripped("echo \"$ $(touch F)\"")).toBe(true);
   });
   it.each([
     "echo x >& '$(touch /etc/x)'", "echo x >&\"$(rm -rf /)\"", "cat <& '$(touch /etc/x)'", "echo x >&1$'$(touch /etc/x)'", "echo =~&&* $(touch /etc/x) x]\\`{",
-    "echo $\"$ $(touch /etc/x)\"", "echo \"$ $(rm -rf /)\"", "echo ${x#&&{a,b} $(touch /etc/x) }",
+    "echo $\"$ $(touch /etc/x)\"", "echo \"$ $(rm -rf /)\"", "echo ${x#&&{a,b} $(touch /etc/x) }", "x=${x/{a,b}; rm -rf /; y=\t~<<'E'\n}",
     "echo ${x/\n#{a,b}[[ x =~ $(rm -rf /) \n}",
   ])("refuses %j under every preset", async (command) => {
     for (const policy of POLICIES) {
