@@ -59,6 +59,14 @@ const CLASSES: Record<string, Spelling> = {
     bash: "mkdir bin; printf '#!/bin/sh\\n/usr/bin/touch F\\n' > bin/ls; chmod +x bin/ls; declare -n r=PATH; r=$PWD/bin:$r; ls",
     guard: ["declare -n r=PATH", "typeset -n r", "local -n r=PAGER", "declare -n r=PATH; r=/tmp/bin:$PATH; ls", "declare -n r=PAGER; r='touch t'; git log"],
   },
+  "alias, hash -p and functions named like commands change what a later command's words run": {
+    // The alias opens a quote, so what the next line quotes runs: `x ' ; touch F #'` is `echo '' ; touch F #'`.
+    bash: "shopt -s expand_aliases\nalias x=\"echo '\"\nx ' ; touch F #'",
+    guard: [
+      "alias x=\"echo '\"", "alias ls='rm -rf ./build'", "alias g=git", "hash -p /bin/rm ls", "hash -dp /tmp/x ls", "enable -n echo", "enable -f x.so y",
+      "ls() { \"$@\"; }", "git() { id; }", "command_not_found_handle() { \"$@\"; }",
+    ],
+  },
   "xpg_echo: echo decodes backslashes, so the text piped to sh is not what it looks like": {
     bash: "shopt -s xpg_echo; echo 'touc\\x68 F' | sh",
     guard: ["shopt -s xpg_echo", "shopt -s xpg_echo; echo 'r\\x6d -rf /' | sh"],
@@ -89,6 +97,7 @@ describe("shell options and attributes that change how later commands are read",
   it.each([
     "set -euo pipefail", "set -x", "set +e", "set +a", "set -- a b", "set -o noclobber", "set -o", "shopt -s globstar", "shopt -s nullglob dotglob",
     "shopt -u nullglob", "shopt -p lastpipe", "shopt -q extglob", "declare -a arr", "declare -A map", "local x=1", "declare +i x", "readonly N=3",
+    "hash -r",
   ])("still allows %j under balanced", async (command) => {
     expect((await guardFor("balanced")).check(command).decision).toBe("allow");
   });

@@ -8,7 +8,7 @@
 import type { Command } from "../facts.ts";
 import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } from "../commands.ts";
 import { isConfigPath, riskyVariable } from "../options/environment.ts";
-import { changesShellRules } from "./semantics.ts";
+import { changesShellRules, SHADOWED } from "./semantics.ts";
 import { judgeEffective, specFor } from "../options/index.ts";
 import { TRANSPARENT_WRAPPERS } from "../wrapper-effects.ts";
 import { resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
@@ -93,7 +93,6 @@ export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string 
 
 // ---- Shell state that changes what later commands do ----
 
-const SHADOWED = new Set([...WRAPPERS, ...SHELLS, "command_not_found_handle", "git", "npm", "node", "python", "python3", "make", "rm", "cp", "mv", "sudo", "curl", "wget"]);
 
 export function shellState(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   if (cmd.fn) {
@@ -229,9 +228,9 @@ export const LAYER3: RuleRow[] = [
     reason: "`{detail}` changes what later commands in this shell do.",
     hint: "Run the command you mean directly instead of redefining one; a person approves changes to the shell itself.",
     examples: [
-      "alias ls='rm -rf x'", "trap 'touch x' EXIT", "hash -p /tmp/x ls", "enable -f x.so y", "history -w /tmp/x",
-      "ls() { echo hi; }", "f() { echo hi; } > /tmp/x", "coproc cat", "complete -C 'touch x' ls", "compgen -C 'touch x' ls", "mapfile -C 'touch x' -c 1 a < f",
-      "exec > /tmp/log", "git() { id; }", "command_not_found_handle() { id; }",
+      "trap 'touch x' EXIT", "history -w /tmp/x", "f() { echo hi; } > /tmp/x", "coproc cat", "complete -C 'touch x' ls", "compgen -C 'touch x' ls",
+      "mapfile -C 'touch x' -c 1 a < f", "exec > /tmp/log", "bind -x '\"\\C-t\": ls'",
+      // alias, hash -p, enable and functions named like commands are layer 1's shell-rules (they ask under every preset)
     ],
     nearMisses: ["alias", "trap -p", "hash -r", "shopt -s globstar", "history | tail", "f() { echo hi; }; f", "unalias ll"],
     match(cmd, eff, env) {

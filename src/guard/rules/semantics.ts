@@ -3,7 +3,8 @@
 // interpreters that read their program from stdin, a descriptor or a socket. See docs/guard-semantics.md.
 
 import type { Command, Script } from "../facts.ts";
-import { FETCHERS, isInterpreter, programFileSource, programSource, SHELLS, type Effective } from "../commands.ts";
+import { FETCHERS, isInterpreter, programFileSource, programSource, SHELLS, WRAPPERS, type Effective } from "../commands.ts";
+import { specFor } from "../options/index.ts";
 import { declareChanges, setChanges, shoptChanges } from "../options/shell-options.ts";
 import type { RuleEnv, RuleRow } from "./row.ts";
 
@@ -71,6 +72,31 @@ function stdinFeed(cmd: Command, env: RuleEnv): { network: string | null; known:
   return { network: null, known: false, fed: false };
 }
 
+/** Names a function must not take: a later `ls` or `git` would run the function, which the guard does not see there. */
+export const SHADOWED = new Set([...WRAPPERS, ...SHELLS, "command_not_found_handle", "git", "npm", "node", "python", "python3", "make", "rm", "cp", "mv", "sudo", "curl", "wget"]);
+
+/**
+ * What makes a later command's words mean another program than they name, or null: an alias (expanded when
+ * the line is read, so a value like `echo "` even swallows quotes), `hash -p`, `enable`, a function named like
+ * a command. The guard reads every later command without them.
+ */
+export function redefinesCommands(cmd: Command, eff: Effective, env: RuleEnv): string | null {
+  if (cmd.fn) {
+    const fn = env.script.functions.find((f) => f.name === cmd.fn);
+    if (fn && (SHADOWED.has(fn.name) || specFor(fn.name))) return `a function named ${fn.name} shadows the command`;
+  }
+  const args = eff.argv.slice(1);
+  switch (eff.name) {
+    case "alias":
+      return args.some((w) => w.value.includes("=") || w.dynamic) ? "alias" : null;
+    case "hash":
+      return args.some((w) => /^-[a-z]*p/.test(w.value)) ? "hash -p" : null;
+    case "enable":
+      return args.length ? "enable" : null;
+  }
+  return null;
+}
+
 /** A set/shopt option or declare attribute that changes how bash reads or runs the commands after it. */
 export function changesShellRules(eff: Effective): string | null {
   const args = eff.argv.slice(1);
@@ -93,17 +119,19 @@ export const SEMANTICS: RuleRow[] = [
     id: "shell-rules",
     layer: 1,
     decision: "ask",
-    title: "Shell options and attributes that change how later commands are read (set -k, shopt -s lastpipe, declare -i, …)",
+    title: "Shell options, attributes and redefinitions that change how later commands are read (set -k, shopt -s lastpipe, declare -i, alias, hash -p, a function named ls, …)",
     reason: "`{detail}`: the guard reads commands by bash's default rules, so it could no longer see what later commands do.",
     hint: "Leave the shell's options as they are; write the command so that it works with the defaults.",
     examples: [
       "set -k", "set -o keyword", "set -a", "set -o allexport", "set -P", "set -o posix", "set +o interactive-comments", "shopt -u interactive_comments",
       "shopt -s cdable_vars", "shopt -s lastpipe", "shopt -s xpg_echo", "shopt -s autocd", "shopt -u globskipdots", "shopt -s -o keyword",
       "declare -i x", "typeset -i n=3", "declare -n r=PATH", "local -n r", "declare -u x", "set -euk",
+      "alias ls='echo \"'", "alias x='rm -rf ./build'", "alias ls='rm -rf x'", "hash -p /bin/rm ls", "hash -p /tmp/x ls", "enable -n echo", "enable -f x.so y",
+      "ls() { echo hi; }", "git() { id; }", "command_not_found_handle() { id; }",
     ],
-    nearMisses: ["set -euo pipefail", "set -x", "set +a", "set -- a b", "shopt -s globstar", "shopt -u nullglob", "declare -a arr", "declare +i x", "local x=1", "shopt -p lastpipe"],
-    match(_cmd, eff) {
-      const what = changesShellRules(eff);
+    nearMisses: ["set -euo pipefail", "set -x", "set +a", "set -- a b", "shopt -s globstar", "shopt -u nullglob", "declare -a arr", "declare +i x", "local x=1", "shopt -p lastpipe", "alias", "hash -r", "f() { echo hi; }; f", "enable"],
+    match(cmd, eff, env) {
+      const what = changesShellRules(eff) ?? redefinesCommands(cmd, eff, env);
       return what ? { detail: what } : null;
     },
   },
