@@ -119,6 +119,8 @@ export interface Effective {
   chdir?: Word;
   /** Command lines a wrapper runs itself (`strace -o '|CMD'`). */
   wrapperCode?: Word[];
+  /** Why it runs what it reads on stdin as code (input-code.ts), once worked out. */
+  runsInput?: string | null;
   /** Its arguments judged by the program's option spec row (null: no row), once worked out. */
   judged?: Judged | null;
   /** Command strings found in its arguments (embedded.ts), once worked out. */
@@ -393,17 +395,14 @@ export function unwrap(argv: readonly Word[]): Effective {
     rest = peeled.rest;
   }
   const name = rest.length ? programName(rest[0]) : null;
-  return {
-    argv: spelledOut(name, rest),
-    name,
-    wrappers,
-    stdinArgs,
-    ...(replace !== undefined ? { replace } : {}),
-    ...(writes.length ? { wrapperWrites: writes } : {}),
-    ...(reads.length ? { wrapperReads: reads } : {}),
-    ...(chdir ? { chdir } : {}),
-    ...(code.length ? { wrapperCode: code } : {}),
-  };
+  const eff: Effective = { argv: spelledOut(name, rest), name, wrappers, stdinArgs };
+  if (!wrappers.length) return eff;
+  if (replace !== undefined) eff.replace = replace;
+  if (writes.length) eff.wrapperWrites = writes;
+  if (reads.length) eff.wrapperReads = reads;
+  if (chdir) eff.chdir = chdir;
+  if (code.length) eff.wrapperCode = code;
+  return eff;
 }
 
 /** Git subcommands that write (or delete in) the work tree. */

@@ -8,8 +8,13 @@ import { inlineCode, parseArgs, programFileSource, SHELLS, type Effective } from
 import { DYN } from "./facts.ts";
 import { parseSed } from "./sed.ts";
 
-/** Why the program runs what it reads on stdin as code, or null. */
+/** Why the program runs what it reads on stdin as code, or null (worked out once per command). */
 export function runsInput(eff: Effective): string | null {
+  if (eff.runsInput !== undefined) return eff.runsInput;
+  return (eff.runsInput = findRunsInput(eff));
+}
+
+function findRunsInput(eff: Effective): string | null {
   const n = eff.name;
   if (n === null) return null;
   const args = eff.argv.slice(1);

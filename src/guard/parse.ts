@@ -742,8 +742,8 @@ export class ScriptAnalyzer {
       fn: ctx.fn,
       background: ctx.background,
       depth: ctx.depth,
-      ...(ctx.endless ? { endlessLoop: true as const } : {}),
     };
+    if (ctx.endless) fact.endlessLoop = true;
     script.commands.push(fact);
     if (ctx.scope.cwd !== null && ctx.scope.alts.length) this.otherCwds.set(fact, ctx.scope.alts);
     return fact;
@@ -910,7 +910,7 @@ export class ScriptAnalyzer {
       if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via, ...(e.lenient ? { lenient: true } : {}) }, script, options, `in the command given to ${e.via}`);
     }
     // Command lines a wrapper runs itself (`strace -o '|CMD'`).
-    for (const w of eff.wrapperCode ?? []) if (!w.dynamic) this.run(w.value, { ...nested(ctx), via: eff.wrappers.join(" ") }, script, options, `in the command given to ${eff.wrappers.join(" ")}`);
+    if (eff.wrapperCode) for (const w of eff.wrapperCode) if (!w.dynamic) this.run(w.value, { ...nested(ctx), via: eff.wrappers.join(" ") }, script, options, `in the command given to ${eff.wrappers.join(" ")}`);
     // A program the guard does not know may run its arguments: judge the commands they spell.
     for (const argv of argumentCommands(eff, fed)) {
       const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: `the arguments of ${eff.name}`, pipeline: null }, script);

@@ -37,8 +37,11 @@ function literal(value: string): Word {
  * `emacs --eval '(shell-command "rm -rf /")'`). Words, not parsed shell: a message that does not parse
  * refuses nothing. Empty for programs the guard knows.
  */
+const NO_COMMANDS: Word[][] = [];
+
 export function argumentCommands(eff: Effective, stdin?: string): Word[][] {
   const n = eff.name;
+  if (n === null || (eff.argv.length < 2 && stdin === undefined) || specFor(n)) return NO_COMMANDS;
   // `npm exec -- CMD`, `pnpm exec CMD`, `yarn dlx CMD`: a package manager running a command.
   if ((n === "npm" || n === "pnpm" || n === "yarn") && eff.argv.length > 2) {
     const args = eff.argv.slice(1);
@@ -47,11 +50,11 @@ export function argumentCommands(eff: Effective, stdin?: string): Word[][] {
       const rest = args.slice(sub + 1);
       const from = rest.findIndex((w) => w.value === "--" || !w.value.startsWith("-"));
       const argv = from < 0 ? [] : rest.slice(rest[from]!.value === "--" ? from + 1 : from);
-      return argv.length ? [argv] : [];
+      return argv.length ? [argv] : NO_COMMANDS;
     }
   }
   // (A wrapper is here only when the guard could not peel it: `tmux bind x run '…'`, `sudo -l`.)
-  if (n === null || (eff.argv.length < 2 && stdin === undefined) || DATA_ARGUMENTS.has(n) || SHELLS.has(n) || isInterpreter(n) || specFor(n)) return [];
+  if (n === null || (eff.argv.length < 2 && stdin === undefined) || specFor(n) || DATA_ARGUMENTS.has(n) || SHELLS.has(n) || isInterpreter(n)) return NO_COMMANDS;
   // Text fed to it from a heredoc or herestring may be its commands too (`ed -s f <<< '!rm -rf /'`).
   const args = stdin === undefined ? eff.argv.slice(1) : [...eff.argv.slice(1), literal(stdin)];
   const out: Word[][] = [];

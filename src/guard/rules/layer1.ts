@@ -80,7 +80,7 @@ function killTargets(args: Word[]): string[] {
 /** A fetch (or decode) whose output is run as code: through a pipe, or a substitution. */
 function runsOutputOf(cmd: Command, eff: Effective, env: RuleEnv, isSource: (e: Effective) => boolean): string | null {
   // `curl … | sed e`, `curl … | xargs sh -c`, `curl … | awk '{system($0)}'`: programs that run their input.
-  if (runsInput(eff)) {
+  if (cmd.pipeline && cmd.pipeline.index > 0 && runsInput(eff)) {
     const up = env.upstream(cmd).find((c) => isSource(env.effective(c)));
     if (up) return `${env.effective(up).name} … | ${eff.wrappers.includes("xargs") ? "xargs " : ""}${eff.name}`;
   }

@@ -116,8 +116,9 @@ export const LAYER2: RuleRow[] = [
     ],
     nearMisses: ["ln -s /etc x; cat x/passwd", "ln -s ./src s; echo hi > s/x", "ln -s /etc x; rm x", "ln -s /tmp t; echo x > t/y", "echo x > x/passwd"],
     match(cmd, _eff, env) {
-      const links = outsideLinks(env).filter((l) => l.id < cmd.id);
-      if (!links.length || cmd.cwd === null) return null;
+      const all = outsideLinks(env);
+      if (!all.length || cmd.cwd === null) return null;
+      const links = all.filter((l) => l.id < cmd.id);
       const deletes = env.files(cmd).deletes;
       for (const t of env.writes(cmd)) {
         if (t.dynamic) continue;

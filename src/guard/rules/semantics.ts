@@ -85,31 +85,29 @@ export function redefinesCommands(cmd: Command, eff: Effective, env: RuleEnv): s
     const fn = env.script.functions.find((f) => f.name === cmd.fn);
     if (fn && (SHADOWED.has(fn.name) || specFor(fn.name))) return `a function named ${fn.name} shadows the command`;
   }
-  const args = eff.argv.slice(1);
   switch (eff.name) {
     case "alias":
-      return args.some((w) => w.value.includes("=") || w.dynamic) ? "alias" : null;
+      return eff.argv.slice(1).some((w) => w.value.includes("=") || w.dynamic) ? "alias" : null;
     case "hash":
-      return args.some((w) => /^-[a-z]*p/.test(w.value)) ? "hash -p" : null;
+      return eff.argv.slice(1).some((w) => /^-[a-z]*p/.test(w.value)) ? "hash -p" : null;
     case "enable":
-      return args.length ? "enable" : null;
+      return eff.argv.length > 1 ? "enable" : null;
   }
   return null;
 }
 
 /** A set/shopt option or declare attribute that changes how bash reads or runs the commands after it. */
 export function changesShellRules(eff: Effective): string | null {
-  const args = eff.argv.slice(1);
   switch (eff.name) {
     case "set":
-      return setChanges(args);
+      return setChanges(eff.argv.slice(1));
     case "shopt":
-      return shoptChanges(args);
+      return shoptChanges(eff.argv.slice(1));
     case "declare":
     case "typeset":
     case "local":
     case "readonly":
-      return declareChanges(eff.name, args);
+      return declareChanges(eff.name, eff.argv.slice(1));
   }
   return null;
 }
