@@ -396,7 +396,7 @@ export function unwrap(argv: readonly Word[]): Effective {
   }
   const name = rest.length ? programName(rest[0]) : null;
   const eff: Effective = { argv: spelledOut(name, rest), name, wrappers, stdinArgs };
-  if (!wrappers.length) return eff;
+  if (!wrappers.length && !writes.length && !reads.length && !code.length) return eff;
   if (replace !== undefined) eff.replace = replace;
   if (writes.length) eff.wrapperWrites = writes;
   if (reads.length) eff.wrapperReads = reads;
