@@ -250,8 +250,9 @@ export const LAYER1: RuleRow[] = [
       "blkdiscard /dev/sda", "blkdiscard -f /dev/nvme0n1", "nvme format /dev/nvme0n1", "nvme sanitize /dev/nvme0 -a 2", "cryptsetup luksFormat /dev/sda",
       "cryptsetup -q luksFormat /dev/sdb1", "cryptsetup erase /dev/sda", "mdadm --zero-superblock /dev/sda", "mdadm --zero-super /dev/sdb", "mdadm --create /dev/md0 -l1 -n2 /dev/sda /dev/sdb",
       "badblocks -w /dev/sda", "badblocks -wsv /dev/sdb", "wipefs --all /dev/sdb", "sgdisk -Z /dev/sda", "parted -s /dev/sda rm 1", "hdparm --security-erase x /dev/sda",
+      "zpool destroy tank", "zpool labelclear -f /dev/sda", "zfs destroy -r tank", "lvremove -f vg/lv", "vgremove vg", "pvremove /dev/sda", "dmsetup remove_all", "flashrom -w x.bin",
     ],
-    nearMisses: ["echo mkfs", "man fdisk", "ls mkfs.d", "nvme list", "cryptsetup status root", "mdadm --detail /dev/md0", "badblocks /dev/sda", "badblocks -n x", "hdparm -I /dev/sda"],
+    nearMisses: ["echo mkfs", "man fdisk", "ls mkfs.d", "nvme list", "cryptsetup status root", "mdadm --detail /dev/md0", "badblocks /dev/sda", "badblocks -n x", "hdparm -I /dev/sda", "zpool status", "zfs list", "dmsetup ls", "flashrom -r x.bin"],
     match(_cmd, eff) {
       const n = eff.name;
       if (n === null) return null;
@@ -263,6 +264,11 @@ export const LAYER1: RuleRow[] = [
       if (n === "mdadm" && args.some((a) => /^--(?:zero-superblock|create|build)$/.test(a) || /^-[A-Za-z]*[CB]/.test(a))) return { detail: `mdadm ${args.find((a) => a.startsWith("-"))}` };
       if (n === "badblocks" && args.some((a) => /^-[A-Za-z]*w/.test(a))) return { detail: "badblocks -w" };
       if (n === "hdparm" && args.some((a) => /^--(?:security-erase|security-erase-enhanced|trim-sector-ranges|write-sector|make-bad-sector|fwdownload)/.test(a))) return { detail: "hdparm" };
+      // Volume managers and firmware: destroying a pool, a volume group or a physical volume loses every disk in it.
+      if ((n === "zpool" && sub !== undefined && /^(?:destroy|labelclear|create)$/.test(sub)) || (n === "zfs" && sub === "destroy")) return { detail: `${n} ${sub}` };
+      if (/^(?:lvremove|vgremove|pvremove|lvreduce)$/.test(n)) return { detail: n };
+      if (n === "dmsetup" && sub !== undefined && /^(?:remove_all|wipe_table|remove)$/.test(sub)) return { detail: `dmsetup ${sub}` };
+      if (n === "flashrom" && args.some((a) => /^-[A-Za-z]*[wE]|^--(?:write|erase)/.test(a))) return { detail: "flashrom" };
       return null;
     },
   },
