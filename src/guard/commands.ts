@@ -924,6 +924,8 @@ export function fileOperands(eff: Effective): FileOperands {
       const local = (w: Word) => !/^[^/]*:/.test(w.value);
       const writes = [dest, p.values.get("backup-dir"), p.values.get("log-file"), p.values.get("write-batch"), p.values.get("only-write-batch")].filter((w): w is Word => w !== undefined && w !== null && local(w));
       const sources = p.operands.slice(0, -1).filter(local);
+      // `-n`/`--dry-run` and `--list-only` only show what would be copied.
+      if (p.flags.has("n") || p.flags.has("dry-run") || p.flags.has("list-only")) return { ...NONE, reads: sources };
       const removes = p.flags.has("remove-source-files");
       return { writes: removes ? [...writes, ...sources] : writes, reads: sources, deletes: [...p.flags].some((f) => f.startsWith("delete")), recursive: true };
     }

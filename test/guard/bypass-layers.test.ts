@@ -306,7 +306,7 @@ const CLASSES: BypassClass[] = [
     name: "rsync and less write the files they are given",
     proofs: [["rsync -a f TRIP", "rsync"]],
     spellings: ["rsync -a x /etc/", "rsync -a --delete x/ /", "rsync -a --remove-source-files /etc/x .", "rsync -a x y --backup-dir=/etc", "less -o /etc/x f", "less --log-file=/etc/x f"],
-    nearMisses: ["rsync -a src/ backup/", "rsync -a host:/data ./data", "less f"],
+    nearMisses: ["rsync -a src/ backup/", "rsync -a host:/data ./data", "less f", "rsync -avn --list-only host:/data /srv/data", "rsync -a --dry-run x /etc/"],
   },
   {
     name: "what a wrapper does itself: files it writes, the directory it moves the command to, commands in its options",
