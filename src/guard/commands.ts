@@ -4,6 +4,8 @@
 import type { Embedded } from "./embedded.ts";
 import { DYN, type Word } from "./facts.ts";
 import { judgeEffective, type Judged } from "./options/index.ts";
+import { resolvePath } from "./paths.ts";
+import { wrapperEffects } from "./wrapper-effects.ts";
 import { LONG_OPTIONS, spellOut } from "./rules/abbrev.ts";
 
 /** A word built by the guard itself (for `{}` of find -exec, or a static string). */
@@ -108,6 +110,17 @@ export interface Effective {
   wrappers: string[];
   /** Arguments also come from stdin (xargs): operands are not all known. */
   stdinArgs: boolean;
+  /** xargs -I R / -i / --replace: R in any argument is replaced by each input line. */
+  replace?: string;
+  /** Files the wrappers themselves write (`time -o F`, `strace -o F`, `flock F`, `script F`) and read (`xargs -a F`). */
+  wrapperWrites?: Word[];
+  wrapperReads?: Word[];
+  /** The directory a wrapper runs the command in (`env -C DIR`): the command's own relative files are there. */
+  chdir?: Word;
+  /** Command lines a wrapper runs itself (`strace -o '|CMD'`). */
+  wrapperCode?: Word[];
+  /** Why it runs what it reads on stdin as code (input-code.ts), once worked out. */
+  runsInput?: string | null;
   /** Its arguments judged by the program's option spec row (null: no row), once worked out. */
   judged?: Judged | null;
   /** Command strings found in its arguments (embedded.ts), once worked out. */
@@ -151,7 +164,7 @@ function commandOption(args: readonly Word[]): Word | null {
   return null;
 }
 
-const TMUX_SHELL_COMMANDS = new Set(["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "if-shell", "if", "pipe-pane", "pipep", "display-popup", "popup"]);
+const TMUX_SHELL_COMMANDS = new Set(["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run", "pipe-pane", "pipep", "display-popup", "popup"]);
 const TMUX_KEYS = /^(?:Enter|C-m|C-j|KPEnter|Space|Tab|BSpace|Escape|C-[a-z])$/;
 
 /** What tmux runs: the shell command of new-session & co., or the keys send-keys types (Enter ends a line). */
@@ -159,6 +172,18 @@ function tmuxCommand(args: readonly Word[]): Word[] | null {
   const top = parseArgs(args, "LSfcT", [], true);
   const sub = top.rest[0]?.value;
   if (sub === undefined) return null;
+  if (sub === "if-shell" || sub === "if") {
+    // `if-shell SHELL-COMMAND TMUX-COMMAND [TMUX-COMMAND]`: the first runs in a shell, the others are tmux's
+    // own commands, which may hand a shell command on in turn (`run "…"`): the code of each `sh -c CODE`.
+    const p = parseArgs(top.rest.slice(1), "t", [], true);
+    const [shell, ...tmux] = p.rest;
+    if (!shell) return null;
+    const codes = tmux.flatMap((w) => {
+      const c = tmuxCommand(tmuxWords(w));
+      return c ? [c[c.length - 1]!] : [];
+    });
+    return viaShell(joinWords([shell, ...codes].flatMap((c, i) => (i === 0 ? [c] : [literalWord(";"), c]))));
+  }
   if (TMUX_SHELL_COMMANDS.has(sub)) {
     const p = parseArgs(top.rest.slice(1), "cefFnstxyl", [], true);
     return p.rest.length ? shellOrArgv(p.rest) : null;
@@ -169,6 +194,16 @@ function tmuxCommand(args: readonly Word[]): Word[] | null {
     return keys.length ? viaShell(joinWords(keys)) : null;
   }
   return null;
+}
+
+/** A tmux command given as one string (`run "rm x"`), split into words as tmux splits it (quotes removed). */
+function tmuxWords(w: Word): Word[] {
+  const out: Word[] = [];
+  for (const m of w.value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
+    const value = m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : (m[2] ?? m[3]!);
+    out.push({ raw: value, value, dynamic: w.dynamic, glob: false });
+  }
+  return out;
 }
 
 /** `parallel CMD ::: a b`: each input is put in place of `{}` (or appended), and the line runs in a shell. */
@@ -188,7 +223,7 @@ function parallelCommand(args: readonly Word[]): { rest: Word[]; stdinArgs: bool
 }
 
 /** How each wrapper's options look, and where its command starts. */
-function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean } | null {
+function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean; replace?: string } | null {
   switch (name) {
     case "watch": {
       const p = parseArgs(args, "nq", ["interval", "equexit"], true);
@@ -265,7 +300,7 @@ function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean }
     case "run0":
       return { rest: parseArgs(args, "u", ["user"], true).rest };
     case "env": {
-      const p = parseArgs(args, "uCS", ["unset", "chdir", "split-string"], true);
+      const p = parseArgs(args, "uCSa", ["unset", "chdir", "split-string", "argv0"], true);
       // `env -S "rm -rf /"` splits its string into words: judged as the command line it spells.
       const split = p.values.get("S") ?? p.values.get("split-string");
       if (split) return { rest: viaShell(joinWords([split, ...p.rest])) };
@@ -301,11 +336,13 @@ function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean }
       const p = parseArgs(args, "T", ["sched-runtime", "sched-period", "sched-deadline"], true);
       return p.flags.has("p") || p.flags.has("pid") ? null : { rest: p.rest.slice(1) }; // the priority
     }
-    case "xargs":
-      return {
-        rest: parseArgs(args, "IiLlnPsdEa", ["replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "eof", "arg-file", "process-slot-var"], true).rest,
-        stdinArgs: true,
-      };
+    case "xargs": {
+      // -i[R], -l[N], -e[E] and --replace[=R], --max-lines[=N], --eof[=E] take a value only when attached.
+      const p = parseArgs(args, "ILnPsdEa", ["max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"], true);
+      const i = args.find((w) => /^-i./.test(w.value) && !w.value.startsWith("--"))?.value.slice(2);
+      const replace = p.values.get("I")?.value ?? p.values.get("replace")?.value ?? i ?? (p.flags.has("i") || p.flags.has("replace") ? "{}" : undefined);
+      return { rest: p.rest, stdinArgs: true, ...(replace !== undefined ? { replace } : {}) };
+    }
     default:
       return null;
   }
@@ -322,22 +359,50 @@ export function unwrap(argv: readonly Word[]): Effective {
   let rest = [...argv];
   const wrappers: string[] = [];
   let stdinArgs = false;
+  let replace: string | undefined;
+  const writes: Word[] = [];
+  const reads: Word[] = [];
+  const code: Word[] = [];
+  let chdir: Word | undefined;
   for (let depth = 0; depth < 16; depth++) {
     const name = programName(rest[0]);
     if (name === null || !WRAPPERS.has(name)) break;
-    const peeled = peel(name, rest.slice(1));
-    if (!peeled) break;
+    // A wrapper's own long options may be abbreviated too (`script --com CMD`).
+    const args = spelledOut(name, rest).slice(1);
+    const peeled = peel(name, args);
+    if (!peeled) {
+      // The wrapper is the program itself (`script` alone opens a shell): its own files still count.
+      const fx = wrapperEffects(name, args);
+      writes.push(...fx.writes);
+      reads.push(...fx.reads);
+      code.push(...fx.code);
+      break;
+    }
     if (peeled.rest.length === 0) {
       // `xargs` alone runs echo; `env`, `time`, `sudo -l` alone are the program itself.
       if (name !== "xargs") break;
       peeled.rest = [literalWord("echo")];
     }
+    const fx = wrapperEffects(name, args);
+    writes.push(...fx.writes);
+    reads.push(...fx.reads);
+    code.push(...fx.code);
+    // A later wrapper's directory is relative to an earlier one's.
+    if (fx.chdir) chdir = chdir && !fx.chdir.value.startsWith("/") ? { ...fx.chdir, value: `${chdir.value}/${fx.chdir.value}`, dynamic: chdir.dynamic || fx.chdir.dynamic } : fx.chdir;
     wrappers.push(name);
     stdinArgs ||= peeled.stdinArgs ?? false;
+    replace ??= peeled.replace;
     rest = peeled.rest;
   }
   const name = rest.length ? programName(rest[0]) : null;
-  return { argv: spelledOut(name, rest), name, wrappers, stdinArgs };
+  const eff: Effective = { argv: spelledOut(name, rest), name, wrappers, stdinArgs };
+  if (!wrappers.length && !writes.length && !reads.length && !code.length) return eff;
+  if (replace !== undefined) eff.replace = replace;
+  if (writes.length) eff.wrapperWrites = writes;
+  if (reads.length) eff.wrapperReads = reads;
+  if (chdir) eff.chdir = chdir;
+  if (code.length) eff.wrapperCode = code;
+  return eff;
 }
 
 /** Git subcommands that write (or delete in) the work tree. */
@@ -347,10 +412,44 @@ const GIT_WORKTREE_WRITERS = new Set(["clean", "checkout", "switch", "restore", 
  * `git -C DIR` / `git --work-tree=DIR` with a subcommand that writes the work tree: DIR is written
  * (`git --work-tree=/ clean -fdx` deletes under /). Without either, git works in the workspace: nothing to add.
  */
+/**
+ * Files a git subcommand writes by name (relative to where git runs): `--output FILE` (diff, log, show,
+ * format-patch), `archive -o`, `format-patch -o DIR`, `bundle create FILE`, `worktree add DIR`,
+ * `init DIR`, `clone REPO DIR`, `--separate-git-dir DIR`.
+ */
+function gitFiles(args: readonly Word[]): Word[] {
+  const sub = args[0]?.value;
+  const out: Word[] = [];
+  const operands: Word[] = [];
+  for (let i = 1; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === "--") {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    const long = /^--(out[a-z-]*|separate-git-dir)(?:=(.*))?$/s.exec(v);
+    if (long && ("output-directory".startsWith(long[1]!) || long[1] === "separate-git-dir")) {
+      const value = long[2] !== undefined ? { ...w, value: long[2] } : args[++i];
+      if (value) out.push(value);
+    } else if ((sub === "archive" || sub === "format-patch") && /^-o/.test(v)) {
+      const value = v.length > 2 ? { ...w, value: v.slice(2) } : args[++i];
+      if (value) out.push(value);
+    } else if (!v.startsWith("-")) operands.push(w);
+  }
+  if (sub === "bundle" && operands[0]?.value === "create" && operands[1]) out.push(operands[1]);
+  if (sub === "worktree" && operands[0]?.value === "add" && operands[1]) out.push(operands[1]);
+  if (sub === "init" && operands[0]) out.push(operands[0]);
+  if (sub === "clone" && operands[1]) out.push(operands[1]);
+  return out;
+}
+
 function gitWrites(eff: Effective): FileOperands {
   const argv = eff.argv;
   const sub = gitSubcommand(argv);
-  if (sub < 0 || !GIT_WORKTREE_WRITERS.has(argv[sub]!.value)) return NONE;
+  if (sub < 0) return NONE;
+  const files = gitFiles(argv.slice(sub));
+  if (!GIT_WORKTREE_WRITERS.has(argv[sub]!.value) && !files.length) return NONE;
   let dir: string | null = null;
   let tree: Word | null = null;
   let dynamic = false;
@@ -366,7 +465,9 @@ function gitWrites(eff: Effective): FileOperands {
       i++;
     } else if (v.startsWith("--work-tree=")) tree = { ...argv[i]!, value: v.slice(12) };
   }
-  if (dir === null && tree === null) return NONE;
+  // Files named relative to where git runs: after -C, relative to that directory.
+  const named = files.map((w) => (dir !== null && !w.value.startsWith("/") ? { ...w, value: `${dir}/${w.value}`, dynamic: w.dynamic || dynamic } : w));
+  if ((dir === null && tree === null) || !GIT_WORKTREE_WRITERS.has(argv[sub]!.value)) return named.length ? { writes: named, reads: [], deletes: false, recursive: false } : NONE;
   // --work-tree is relative to the directory -C moved to.
   let target: Word;
   if (tree && (tree.value.startsWith("/") || dir === null)) target = tree;
@@ -374,7 +475,7 @@ function gitWrites(eff: Effective): FileOperands {
   else target = { raw: dir!, value: dir!, dynamic, glob: false };
   const clean = argv[sub]!.value === "clean";
   const rest = parseArgs(argv.slice(sub + 1));
-  return { writes: [target], reads: [], deletes: clean, recursive: clean && rest.flags.has("d") };
+  return { writes: [target, ...named], reads: [], deletes: clean, recursive: clean && rest.flags.has("d") };
 }
 
 /** Index of git's subcommand in `git [global options] SUB …`, or -1. */
@@ -427,9 +528,10 @@ export function isDecoder(eff: Effective): boolean {
 /**
  * Where an interpreter takes its program from. "stdin" includes the paths that are stdin under another
  * name (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`); "descriptor" is another open descriptor
- * (`/dev/fd/3`, a `<(…)` process substitution); "network" a `/dev/tcp` or `/dev/udp` socket.
+ * (`/dev/fd/3`, a `<(…)` process substitution); "network" a `/dev/tcp` or `/dev/udp` socket; "unknown"
+ * an option the guard does not know comes first, so it cannot tell which word is the program.
  */
-export type ProgramSource = "stdin" | "descriptor" | "network" | "inline" | "file" | "none";
+export type ProgramSource = "stdin" | "descriptor" | "network" | "inline" | "file" | "none" | "unknown";
 
 const STDIN_PATH = /^\/(?:dev\/stdin|dev\/fd\/0+|proc\/(?:self|thread-self|\d+)\/fd\/0+|proc\/self\/task\/\d+\/fd\/0+)$/;
 const FD_PATH = /^\/(?:dev\/fd|proc\/(?:self|thread-self|[^/]+)(?:\/task\/[^/]+)?\/fd)\/|^\/dev\/std(?:in|out|err)$/;
@@ -437,8 +539,11 @@ const NET_PATH = /^\/dev\/(?:tcp|udp)\//;
 
 /** What reading the file `word` as a program means: its content comes from stdin, a descriptor, the network, or a file. */
 export function programFileSource(word: Word): "stdin" | "descriptor" | "network" | "file" {
-  const v = word.value.replace(/\/{2,}/g, "/").replace(/\/\.(?=\/|$)/g, "");
-  if (v === "-" || STDIN_PATH.test(v)) return "stdin";
+  if (word.value === "-") return "stdin";
+  // `/dev/./stdin`, `/proc/self/../self/fd/0`, `/proc/self/root/dev/stdin`: the same files by other names.
+  let v = word.value.startsWith("/") ? (resolvePath(word.value, "/") ?? word.value) : word.value;
+  v = v.replace(/^\/proc\/[^/]+\/root(?=\/)/, "");
+  if (STDIN_PATH.test(v)) return "stdin";
   if (NET_PATH.test(v)) return "network";
   if (FD_PATH.test(v) || /^<\(|^>\(/.test(word.raw)) return "descriptor";
   // `/proc/$$/fd/0`, `/dev/fd/$N`: a descriptor whatever the number.
@@ -446,17 +551,72 @@ export function programFileSource(word: Word): "stdin" | "descriptor" | "network
   return "file";
 }
 
-const INLINE_FLAG: Record<string, string[]> = {
-  shell: ["c"],
-  python: ["c", "m"],
-  node: ["e", "p", "eval", "print"],
-  perl: ["e", "E"],
-  ruby: ["e"],
-  php: ["r"],
-  other: ["e", "c"],
+/**
+ * How an interpreter's command line names its program, as data: the options that give inline code, the
+ * options that take a value (attached or as the next word), the ones that take none, and the long options.
+ * An option not in the table means "unknown": the guard cannot tell whether the next word is the program.
+ */
+interface InterpreterOptions {
+  /** Short options whose value is the program text (`-c`, `-e`). */
+  inline: string;
+  /** Short options that take a value: attached, or the next word (`-X dev`, `-O extglob`, `-I lib`). */
+  value: string;
+  /** Short options that take a value only when attached (`-i.bak`, `-Mstrict`): the rest of the word. */
+  attached: string;
+  /** Short options that take only digits attached (perl's `-l40`, `-0777`): the letters after them are options again. */
+  digits?: string;
+  /** Short options whose value is the program file (`php -f FILE`). */
+  file?: string;
+  /** Short options without a value. */
+  flags: string;
+  /** The program is stdin (`bash -s`). */
+  stdin: string;
+  /** Long options with a value as the next word when not given with `=` (`--rcfile FILE`). */
+  longValue: readonly string[];
+  /** Long options whose value is the program text (`--eval`). */
+  longInline: readonly string[];
+  /** Long options without a value (a pattern: node has hundreds). */
+  longFlag: RegExp;
+  /** `+o name`, `+O name`, `+x`: options that start with `+` (shells). */
+  plus: boolean;
+}
+
+const INTERPRETER_OPTIONS: Record<string, InterpreterOptions> = {
+  shell: {
+    inline: "c", value: "oO", attached: "", flags: "abefhkmnptuvxBCEHPTilrD", stdin: "s",
+    longValue: ["rcfile", "init-file"], longInline: [],
+    longFlag: /^(?:norc|noprofile|login|posix|restricted|verbose|debugger|dump-strings|dump-po-strings|noediting|pretty-print|help|version|wordexp)$/, plus: true,
+  },
+  python: {
+    inline: "cm", value: "WX", attached: "", flags: "bBdEhiIOPqsSuvVx?", stdin: "",
+    longValue: ["check-hash-based-pycs"], longInline: [], longFlag: /^(?:help|version|help-env|help-xoptions|help-all)$/, plus: false,
+  },
+  node: {
+    inline: "ep", value: "rC", attached: "", flags: "ichv", stdin: "",
+    longValue: ["require", "import", "conditions", "loader", "experimental-loader", "input-type", "inspect-port", "title", "env-file", "disable-warning", "watch-path", "test-name-pattern", "redirect-warnings", "stack-trace-limit"],
+    longInline: ["eval", "print"],
+    longFlag: /^(?:no-[\w-]+|experimental-[\w-]+|trace-[\w-]+|harmony[\w-]*|inspect(?:-brk|-wait)?|enable-source-maps|expose-gc|preserve-symlinks(?:-main)?|abort-on-uncaught-exception|throw-deprecation|pending-deprecation|interactive|test|watch|check|jitless|frozen-intrinsics|prof|cpu-prof|heap-prof|zero-fill-buffers|use-openssl-ca|use-bundled-ca|openssl-legacy-provider|insecure-http-parser|force-[\w-]+|report-[\w-]+|permission|v8-options|help|version|completion-bash|enable-fips|verify-base-objects|es-module-specifier-resolution|addons|deprecation|warnings|global-search-paths)$/,
+    plus: false,
+  },
+  perl: {
+    inline: "eE", value: "I", attached: "iCdDFMmx", digits: "l0", flags: "acnpsStTuUvVwWX", stdin: "",
+    longValue: [], longInline: [], longFlag: /^(?:help|version)$/, plus: false,
+  },
+  ruby: {
+    inline: "e", value: "ICErKFT", attached: "0Wx", flags: "acdlnpsSvwyh", stdin: "",
+    longValue: [], longInline: [], longFlag: /^(?:help|version|verbose|copyright|jit|yjit|mjit|disable-[\w-]+|enable-[\w-]+)$/, plus: false,
+  },
+  php: {
+    inline: "rBRE", value: "dcztSF", attached: "", file: "f", flags: "ahHilmnsvwe", stdin: "",
+    longValue: [], longInline: [], longFlag: /^(?:help|version|info|ini|syntax-highlight|no-php-ini|no-header|interactive|modules)$/, plus: false,
+  },
+  other: {
+    inline: "ec", value: "l", attached: "", flags: "ivEW", stdin: "",
+    longValue: [], longInline: [], longFlag: /^(?:help|version)$/, plus: false,
+  },
 };
 
-function family(name: string): keyof typeof INLINE_FLAG {
+function family(name: string): keyof typeof INTERPRETER_OPTIONS {
   if (SHELLS.has(name)) return "shell";
   if (/^(?:python|pypy)/.test(name)) return "python";
   if (/^(?:node|nodejs|deno|bun)$/.test(name)) return "node";
@@ -466,6 +626,12 @@ function family(name: string): keyof typeof INLINE_FLAG {
   return "other";
 }
 
+/** `deno run x.ts`, `bun run x.ts`, `deno eval CODE`: the subcommand before the program. */
+const RUNTIME_SUBCOMMANDS: Record<string, Record<string, ProgramSource | "next">> = {
+  deno: { run: "next", test: "next", bench: "next", eval: "inline", repl: "stdin" },
+  bun: { run: "next", test: "next", x: "unknown", exec: "inline" },
+};
+
 export function programSource(eff: Effective): ProgramSource {
   const name = eff.name;
   if (name === null || !isInterpreter(name)) return "none";
@@ -474,18 +640,58 @@ export function programSource(eff: Effective): ProgramSource {
     return file ? programFileSource(file) : "none";
   }
   if (name === "eval") return "inline";
-  const fam = family(name);
-  const inline = INLINE_FLAG[fam]!;
-  for (const w of eff.argv.slice(1)) {
+  const t = INTERPRETER_OPTIONS[family(name)]!;
+  const args = eff.argv.slice(1);
+  let i = 0;
+  const sub = RUNTIME_SUBCOMMANDS[name];
+  if (sub && args[0] && !args[0].value.startsWith("-")) {
+    const kind = sub[args[0].value];
+    if (kind === undefined) return args[0].dynamic ? "unknown" : programFileSource(args[0]); // `bun x.ts`
+    if (kind !== "next") return kind;
+    i = 1;
+  }
+  for (; i < args.length; i++) {
+    const w = args[i]!;
     const v = w.value;
-    if (v === "--") continue;
-    if (v.startsWith("--")) {
-      if (inline.includes(v.slice(2).split("=")[0]!)) return "inline";
-      continue;
+    if (w.dynamic && /^[-+]/.test(v)) return "unknown";
+    if (v === "--" || (v === "-" && t.plus)) {
+      // `bash -- FILE`, `bash - FILE`: the next word is the program; nothing after it is an option.
+      const next = args[i + 1];
+      return next ? programFileSource(next) : "stdin";
     }
-    if (v.startsWith("-") && v.length > 1) {
-      if (fam === "shell" && v.slice(1).includes("s")) return "stdin";
-      if ([...v.slice(1)].some((c) => inline.includes(c))) return "inline";
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const long = eq > 0 ? v.slice(2, eq) : v.slice(2);
+      if (t.longInline.includes(long)) return "inline";
+      if (t.longValue.includes(long)) {
+        if (eq < 0) i++;
+        continue;
+      }
+      if (t.longFlag.test(long) || (eq > 0 && family(name) === "node")) continue;
+      return "unknown";
+    }
+    if ((v.startsWith("-") || (t.plus && v.startsWith("+"))) && v.length > 1) {
+      for (let j = 1; j < v.length; j++) {
+        const c = v[j]!;
+        if (t.inline.includes(c)) return "inline";
+        if (t.stdin.includes(c)) return "stdin";
+        if (t.file?.includes(c)) {
+          const file = j < v.length - 1 ? { ...w, value: v.slice(j + 1) } : args[i + 1];
+          return file ? programFileSource(file) : "unknown";
+        }
+        if (t.value.includes(c)) {
+          if (j === v.length - 1) i++; // the value is the next word
+          break;
+        }
+        if (t.attached.includes(c)) break; // the rest of the word is its value
+        if (t.digits?.includes(c)) {
+          // Octal digits; `-0x1ff` hexadecimal.
+          if (c === "0" && v[j + 1] === "x") for (j++; j + 1 < v.length && /[0-9a-fA-F]/.test(v[j + 1]!); ) j++;
+          else while (j + 1 < v.length && /[0-7]/.test(v[j + 1]!)) j++;
+          continue;
+        }
+        if (!t.flags.includes(c)) return "unknown";
+      }
       continue;
     }
     return programFileSource(w);
@@ -562,6 +768,25 @@ export function findRoots(eff: Effective): Word[] {
     roots.push(w);
   }
   return roots.length ? roots : [literalWord(".")];
+}
+
+/** Short options of GNU tar that take a value. */
+const TAR_VALUED = "bCfFgHIKLNTVX";
+
+/**
+ * tar's arguments with an old-style first word spelled as options: in `tar xfC a.tar /` each letter that
+ * takes a value takes the next word, in order (`-x -f a.tar -C /`), unlike `-xfC`, where C is f's value.
+ */
+export function tarArgs(args: readonly Word[]): Word[] {
+  const first = args[0];
+  if (!first || first.value.startsWith("-") || first.dynamic) return [...args];
+  const out: Word[] = [];
+  let next = 1;
+  for (const c of first.value) {
+    out.push({ ...first, value: "-" + c });
+    if (TAR_VALUED.includes(c) && next < args.length) out.push(args[next++]!);
+  }
+  return [...out, ...args.slice(next)];
 }
 
 export interface FileOperands {
@@ -661,9 +886,7 @@ export function fileOperands(eff: Effective): FileOperands {
       return { writes, reads, deletes: false, recursive: false };
     }
     case "tar": {
-      const first = args[0]?.value ?? "";
-      const bundle = first.startsWith("-") ? "" : first; // old style: `tar xzf a.tgz`
-      const p = parseArgs(bundle ? [{ ...args[0]!, value: "-" + bundle }, ...args.slice(1)] : args, "fCbHKLNTVX", ["file", "directory", "exclude", "transform", "owner", "group", "mode"]);
+      const p = parseArgs(tarArgs(args), "fCbHKLNTVX", ["file", "directory", "exclude", "transform", "owner", "group", "mode"]);
       const extract = p.flags.has("x") || p.flags.has("extract") || p.flags.has("get");
       const create = p.flags.has("c") || p.flags.has("create") || p.flags.has("r") || p.flags.has("u") || p.flags.has("append") || p.flags.has("update");
       const archive = p.values.get("f") ?? p.values.get("file");
@@ -687,6 +910,24 @@ export function fileOperands(eff: Effective): FileOperands {
       }
       if (p.flags.has("O") || p.flags.has("remote-name")) writes.push(p.values.get("output-dir") ?? literalWord("."));
       return { writes, reads: [], deletes: false, recursive: false };
+    }
+    case "less": {
+      // `less -o FILE` / `--log-file` copies what it shows into FILE (-O, --LOG-FILE: overwriting).
+      const p = parseArgs(args, "oObhjkpPtTxyz#", ["log-file", "LOG-FILE", "tag", "tag-file", "pattern", "prompt", "tabs", "shift", "window"]);
+      const writes = ["o", "O", "log-file", "LOG-FILE"].map((k) => p.values.get(k)).filter((w): w is Word => w !== undefined);
+      return { writes, reads: p.operands, deletes: false, recursive: false };
+    }
+    case "rsync": {
+      // The last operand is the destination (unless it is on another host, `host:path`); --delete removes in it.
+      const p = parseArgs(args, "eBfTM", ["rsh", "rsync-path", "backup-dir", "temp-dir", "partial-dir", "compare-dest", "copy-dest", "link-dest", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "log-file", "write-batch", "only-write-batch", "read-batch", "password-file", "chmod", "chown", "usermap", "groupmap", "suffix", "max-size", "min-size", "timeout", "port", "address", "sockopts", "out-format", "info", "debug"]);
+      const dest = p.operands.length >= 2 ? p.operands[p.operands.length - 1]! : null;
+      const local = (w: Word) => !/^[^/]*:/.test(w.value);
+      const writes = [dest, p.values.get("backup-dir"), p.values.get("log-file"), p.values.get("write-batch"), p.values.get("only-write-batch")].filter((w): w is Word => w !== undefined && w !== null && local(w));
+      const sources = p.operands.slice(0, -1).filter(local);
+      // `-n`/`--dry-run` and `--list-only` only show what would be copied.
+      if (p.flags.has("n") || p.flags.has("dry-run") || p.flags.has("list-only")) return { ...NONE, reads: sources };
+      const removes = p.flags.has("remove-source-files");
+      return { writes: removes ? [...writes, ...sources] : writes, reads: sources, deletes: [...p.flags].some((f) => f.startsWith("delete")), recursive: true };
     }
     case "wget": {
       const p = parseArgs(args, "OPoaeUtTwiB", ["output-document", "directory-prefix", "output-file", "append-output", "execute", "user-agent", "tries", "timeout", "wait", "input-file", "base"]);

@@ -5,7 +5,7 @@
 // code too complex to read this way keeps the verdict its program gets anyway.
 
 import { DYN, type Word } from "./facts.ts";
-import { gitSubcommand, literalWord, parseArgs, type Effective } from "./commands.ts";
+import { gitSubcommand, literalWord, parseArgs, programSource, tarArgs, type Effective } from "./commands.ts";
 import { shellQuote } from "../lib/text.ts";
 
 export interface Embedded {
@@ -13,6 +13,8 @@ export interface Embedded {
   code: Word;
   /** Where it was found, for the verdict: "trap", "tar --to-command", "python3 -c (os.system)". */
   via: string;
+  /** Text that may not be a command at all (an alias value, any git setting): a syntax error in it refuses nothing. */
+  lenient?: boolean;
 }
 
 const NONE: Embedded[] = [];
@@ -42,27 +44,100 @@ function optionValues(args: readonly Word[], long: readonly string[], short: rea
 /** Git settings whose value is a command line (`!cmd` for aliases and helpers). */
 const GIT_CODE_KEY = /^(?:core\.(?:pager|sshcommand|fsmonitor|editor|askpass)|sequence\.editor|diff\.external|gpg\.(?:\w+\.)?program|pager\..+|diff\..+\.(?:textconv|command)|merge\..+\.driver|filter\..+\.(?:clean|smudge|process)|uploadpack\.packobjectshook|credential\.helper|alias\..+)$/i;
 
+/** Like optionValues, but a long option may be any prefix (two letters or more) of the names: git takes unique prefixes. */
+function prefixValues(args: readonly Word[], long: readonly string[], short: readonly string[] = []): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === "--") break;
+    const m = /^--([a-z][a-z-]+)(?:=(.*))?$/s.exec(v);
+    if (m && long.some((l) => l.startsWith(m[1]!))) {
+      if (m[2] !== undefined) out.push(word(m[2], args[i]));
+      else if (args[i + 1]) out.push(args[++i]!);
+      continue;
+    }
+    for (const sh of short) {
+      if (v === "-" + sh && args[i + 1]) out.push(args[++i]!);
+      else if (v.startsWith("-" + sh) && v.length > 2 && !v.startsWith("--")) out.push(word(v.slice(2), args[i]));
+    }
+  }
+  return out;
+}
+
+/** Words given as a command and its arguments (`git bisect run CMD ARGS`), as one command line. */
+function commandLine(words: readonly Word[]): Word | null {
+  if (!words.length) return null;
+  const value = words.map((w) => shellQuote(w.value)).join(" ");
+  return { raw: words.map((w) => w.raw).join(" "), value, dynamic: words.some((w) => w.dynamic), glob: false };
+}
+
+/** Where a git subcommand carries a command line in its options or operands (rows: subcommand, long options, short options). */
+const GIT_SUBCOMMAND_CODE: Record<string, [string[], string[]]> = {
+  rebase: [["exec"], ["x"]],
+  "filter-branch": [["tree-filter", "index-filter", "msg-filter", "env-filter", "commit-filter", "parent-filter", "tag-name-filter"], []],
+  difftool: [["extcmd"], ["x"]],
+  grep: [["open-files-in-pager"], ["O"]],
+  clone: [["upload-pack", "template"], ["u"]],
+  fetch: [["upload-pack"], []],
+  pull: [["upload-pack"], []],
+  "ls-remote": [["upload-pack"], []],
+  push: [["receive-pack", "exec"], []],
+  archive: [["exec"], []],
+  "send-email": [["sendmail-cmd", "to-cmd", "cc-cmd", "header-cmd"], []],
+};
+
 function gitCode(argv: readonly Word[]): Embedded[] {
   const out: Embedded[] = [];
   const end = gitSubcommand(argv);
   const globals = argv.slice(1, end < 0 ? argv.length : end);
-  for (let i = 0; i < globals.length; i++) {
-    const v = globals[i]!.value;
-    let setting: Word | undefined;
-    if (v === "-c") setting = globals[++i];
-    else if (v.startsWith("-c")) setting = word(v.slice(2), globals[i]);
-    if (!setting) continue;
-    const eq = setting.value.indexOf("=");
-    if (eq < 0) continue;
-    const key = setting.value.slice(0, eq);
-    let value = setting.value.slice(eq + 1);
-    if (!GIT_CODE_KEY.test(key)) continue;
+  const setting = (text: Word, key: string, how: string) => {
+    let value = text.value;
     if (/^(?:alias|credential)\./i.test(key)) {
-      if (!value.startsWith("!")) continue;
+      if (!value.startsWith("!")) return;
       value = value.slice(1);
     }
-    if (/^core\.fsmonitor$/i.test(key) && /^(?:true|false|yes|no|on|off|0|1|)$/i.test(value)) continue;
-    out.push({ code: word(value, setting), via: `git -c ${key}` });
+    if (/^core\.fsmonitor$/i.test(key) && /^(?:true|false|yes|no|on|off|0|1|)$/i.test(value)) return;
+    // Settings git runs are judged strictly; any other setting may still spell a command (`-c x.y='rm -rf /'`), loosely.
+    out.push({ code: word(value, text), via: `${how} ${key}`, ...(GIT_CODE_KEY.test(key) ? {} : { lenient: true }) });
+  };
+  for (let i = 0; i < globals.length; i++) {
+    const v = globals[i]!.value;
+    let given: Word | undefined;
+    if (v === "-c") given = globals[++i];
+    else if (v.startsWith("-c")) given = word(v.slice(2), globals[i]);
+    if (!given) continue;
+    const eq = given.value.indexOf("=");
+    if (eq < 0) continue;
+    setting({ ...given, value: given.value.slice(eq + 1) }, given.value.slice(0, eq), "git -c");
+  }
+  if (end < 0) return out;
+  const sub = argv[end]!.value;
+  const rest = argv.slice(end + 1);
+  const row = GIT_SUBCOMMAND_CODE[sub];
+  if (row) for (const code of prefixValues(rest, row[0], row[1])) out.push({ code, via: `git ${sub}` });
+  // The ext:: transport runs a command (`ext::sh -c touch% x`: `% ` is a blank).
+  if (["clone", "fetch", "pull", "push", "ls-remote", "remote", "submodule"].includes(sub)) {
+    for (const w of rest) {
+      if (!w.value.startsWith("ext::")) continue;
+      // Words split at blanks; `% ` is a blank inside a word, `%%` a percent sign (`%s`, `%S` name the service).
+      const args = w.value.slice(5).split(/(?<!%) +/).map((a) => a.replace(/%(.)/g, (_m, c: string) => (c === " " || c === "%" ? c : "")));
+      out.push({ code: word(args.map((a) => shellQuote(a)).join(" "), w), via: "git ext::" });
+    }
+  }
+  if (sub === "bisect" && rest[0]?.value === "run") {
+    const line = commandLine(rest.slice(1));
+    if (line) out.push({ code: line, via: "git bisect run" });
+  }
+  if (sub === "submodule") {
+    const at = rest.findIndex((w) => w.value === "foreach");
+    const words = at < 0 ? [] : rest.slice(at + 1).filter((w, i, all) => !(w.value.startsWith("-") && all.slice(0, i).every((x) => x.value.startsWith("-"))));
+    const line = words.length === 1 ? words[0]! : commandLine(words);
+    if (line) out.push({ code: line, via: "git submodule foreach" });
+  }
+  if (sub === "config") {
+    // `git config [options] KEY VALUE`: a setting written for later.
+    const operands = rest.filter((w, i) => !w.value.startsWith("-") && !/^--(?:file|blob|type|default|comment)$/.test(rest[i - 1]?.value ?? "") && !(rest[i - 1]?.value === "-f"));
+    if (operands.length >= 2) setting(operands[1]!, operands[0]!.value, "git config");
   }
   return out;
 }
@@ -75,6 +150,8 @@ function sshCode(args: readonly Word[], program: string): Embedded[] {
     if (m && !/^none$/i.test(m[2]!.trim())) out.push({ code: word(m[2]!, o), via: `${program} -o ${m[1]}` });
   }
   if (program === "scp" || program === "sftp") for (const s of optionValues(args, [], ["S"])) out.push({ code: s, via: `${program} -S` });
+  // `sftp -D PROGRAM` runs a local sftp server program instead of ssh.
+  if (program === "sftp") for (const s of optionValues(args, [], ["D"])) out.push({ code: s, via: "sftp -D" });
   return out;
 }
 
@@ -110,17 +187,18 @@ function assignmentsOf(argv: readonly Word[], assignments: ReadonlyArray<{ name:
 
 /** Every command line `eff` hands to a shell besides the `sh -c` / eval strings the parser already unpacks. */
 /** Programs (besides interpreters) that may carry a command line in their arguments or environment. */
-const HOSTS = new Set(["trap", "tar", "zip", "git", "rsync", "ssh", "scp", "sftp", "man", "less"]);
+const HOSTS = new Set(["trap", "tar", "zip", "git", "rsync", "ssh", "scp", "sftp", "man", "less", "alias", "complete", "compgen", "mapfile", "readarray", "bind"]);
 
 // The parser and the rules both ask, once per command: the answer is kept on the effective command
 // (a field, not a WeakMap: a weak table keyed by objects that live one check is work for every GC).
 
-export function embeddedCode(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>): Embedded[] {
-  if (eff.name === null || eff.argv.length < 2 || !(HOSTS.has(eff.name) || languageOf(eff.name) !== null)) return NONE;
-  return (eff.embedded ??= findEmbedded(eff, argv, assignments));
+export function embeddedCode(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>, stdin?: string): Embedded[] {
+  if (eff.name === null || !(HOSTS.has(eff.name) || languageOf(eff.name) !== null)) return NONE;
+  if (eff.argv.length < 2 && stdin === undefined) return NONE;
+  return (eff.embedded ??= findEmbedded(eff, argv, assignments, stdin));
 }
 
-function findEmbedded(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>): Embedded[] {
+function findEmbedded(eff: Effective, argv: readonly Word[], assignments: ReadonlyArray<{ name: string; value: Word }>, stdin: string | undefined): Embedded[] {
   const name = eff.name!;
   const args = eff.argv.slice(1);
   switch (name) {
@@ -130,9 +208,26 @@ function findEmbedded(eff: Effective, argv: readonly Word[], assignments: Readon
       if (ops.length < 2 || !action || action.value === "-" || action.value === "" || /^\d+$/.test(action.value)) return NONE;
       return [{ code: action, via: "trap" }];
     }
+    case "alias":
+      // `alias ls='rm -rf /'`: the value is the command line `ls` will run.
+      return args.flatMap((w) => {
+        const m = /^[^=\s]+=(.*)$/s.exec(w.value);
+        return m && m[1]!.trim() ? [{ code: word(m[1]!, w), via: "alias", lenient: true }] : [];
+      });
+    case "complete":
+    case "compgen":
+      return optionValues(args, [], ["C"]).map((code) => ({ code, via: `${name} -C` }));
+    case "mapfile":
+    case "readarray":
+      return optionValues(args, [], ["C"]).map((code) => ({ code, via: `${name} -C` }));
+    case "bind":
+      // `bind -x '"\C-t": CMD'`: CMD runs when the keys are pressed.
+      return optionValues(args, [], ["x"]).flatMap((o) => {
+        const m = /^\s*"(?:[^"\\]|\\.)*"\s*:\s*(.*)$/s.exec(o.value);
+        return m ? [{ code: word(m[1]!.replace(/^(["'])(.*)\1$/s, "$2"), o), via: "bind -x" }] : [];
+      });
     case "tar": {
-      const first = args[0];
-      const norm = first && !first.value.startsWith("-") ? [{ ...first, value: "-" + first.value }, ...args.slice(1)] : args;
+      const norm = tarArgs(args); // old style: `tar xIf PROG a.tgz`
       const out: Embedded[] = [];
       for (const v of optionValues(norm, ["to-command", "use-compress-program", "info-script", "new-volume-script", "rsh-command"], ["I", "F"])) out.push({ code: v, via: "tar" });
       // Short -I / -F inside a bundle (`-cIf`): the value is the next word.
@@ -151,8 +246,11 @@ function findEmbedded(eff: Effective, argv: readonly Word[], assignments: Readon
       const out: Embedded[] = [];
       for (let i = 0; i < args.length; i++) {
         const v = args[i]!.value;
-        if ((v === "-TT" || v === "--unzip-command") && args[i + 1]) out.push({ code: args[++i]!, via: "zip -TT" });
-        else if (v.startsWith("--unzip-command=")) out.push({ code: word(v.slice(16), args[i]), via: "zip -TT" });
+        // zip takes unique prefixes of its long options: `--unz` and longer are --unzip-command (`--un` could be --unicode).
+        const long = /^--(unz[a-z-]*)(=.*)?$/s.exec(v);
+        const unzip = long !== null && "unzip-command".startsWith(long[1]!);
+        if ((v === "-TT" || (unzip && long![2] === undefined)) && args[i + 1]) out.push({ code: args[++i]!, via: "zip -TT" });
+        else if (unzip && long![2] !== undefined) out.push({ code: word(long![2].slice(1), args[i]), via: "zip -TT" });
         else if (v.startsWith("-TT") && v.length > 3) out.push({ code: word(v.slice(3).replace(/^=/, ""), args[i]), via: "zip -TT" });
       }
       return out;
@@ -170,7 +268,7 @@ function findEmbedded(eff: Effective, argv: readonly Word[], assignments: Readon
     case "less":
       return envCode("less", assignmentsOf(argv, assignments));
   }
-  return interpreterCommands(eff);
+  return interpreterCommands(eff, stdin);
 }
 
 // ---- Inline code of interpreters -------------------------------------------------------------------
@@ -192,11 +290,21 @@ function languageOf(name: string): Lang | null {
     : null;
 }
 
-export function interpreterCode(eff: Effective): { lang: Lang; code: string } | null {
+/**
+ * The interpreter's inline program: `python3 -c CODE`, `node -e CODE`, `awk 'PROGRAM'`, or the static text of
+ * a heredoc or herestring it reads its program from (`python3 <<'EOF'`, `node - <<< '…'`), given as `stdin`.
+ */
+export function interpreterCode(eff: Effective, stdin?: string): { lang: Lang; code: string } | null {
   const name = eff.name;
-  if (name === null || eff.argv.length < 2) return null;
+  if (name === null) return null;
   const lang = languageOf(name);
   if (lang === null) return null;
+  const inline = eff.argv.length < 2 ? null : inlineOf(eff, lang);
+  if (inline !== null || stdin === undefined || lang === "awk") return inline;
+  return programSource(eff) === "stdin" ? { lang, code: stdin } : null;
+}
+
+function inlineOf(eff: Effective, lang: Lang): { lang: Lang; code: string } | null {
   const args = eff.argv.slice(1);
   if (lang === "awk") {
     const p = parseArgs(args, "fvF", ["file", "assign", "field-separator"]);
@@ -281,8 +389,8 @@ function pathArg(arg: string): string | null {
 }
 
 /** Shell command lines (and deletions, as `rm` lines) inside an interpreter's inline code. */
-export function interpreterCommands(eff: Effective): Embedded[] {
-  const inline = interpreterCode(eff);
+export function interpreterCommands(eff: Effective, stdin?: string): Embedded[] {
+  const inline = interpreterCode(eff, stdin);
   if (!inline) return NONE;
   const { lang, code } = inline;
   const label = `${eff.name} ${lang === "awk" ? "program" : "inline code"}`;

@@ -47,6 +47,8 @@ export interface Command {
   fn: string | null;
   /** Followed by `&`. */
   background: boolean;
+  /** Inside a loop without end (`while true`, `for ((;;))`) whose body never pauses (no sleep, wait or read). */
+  endlessLoop?: true;
   /** 0 for the checked script, +1 for each `bash -c` / `eval` string unpacked. */
   depth: number;
   /** The command with wrappers peeled off, once the parser has worked it out. */

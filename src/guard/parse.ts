@@ -8,11 +8,122 @@ import { copyTree, type SyntaxNode } from "./tree.ts";
 import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
 import { embeddedCode } from "./embedded.ts";
+import { argumentCommands } from "./unknown-programs.ts";
 import { resolvePath } from "./paths.ts";
 import { decodeAnsiC as decodeAnsiCAsBash } from "../lib/text.ts";
 import { cdTarget, DYN_NUM, Scope, type ScopeState } from "./scope.ts";
 import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
 import { EXPANSION_BARE, EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
+
+/**
+ * Where bash ends the `${…}` that `text` starts with (one past its `}`), or null: a backslash escapes the
+ * next character, double quotes, backticks and `$(…)` nest, and so does an inner `${`; a bare `{` does not
+ * (`${x/{a,b}` ends at the first `}`, where tree-sitter reads a brace expansion and reads on). Single quotes
+ * are not special here, as bash treats them in the cases where tree-sitter sees a string (`${x#\'}`).
+ */
+export function dollarBraceEnd(text: string): number | null {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\\") i++;
+    else if (c === "$" && text[i + 1] === "{") {
+      depth++;
+      i++;
+    } else if (c === "}") {
+      if (--depth === 0) return i + 1;
+    } else if (c === '"' || c === "`") {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === "\\") i++;
+    } else if (c === "$" && text[i + 1] === "(") {
+      let parens = 0;
+      for (i++; i < text.length; i++) {
+        if (text[i] === "\\") i++;
+        else if (text[i] === "(") parens++;
+        else if (text[i] === ")" && --parens === 0) break;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * `ls\⏎#; cmd`: bash removes the backslash-newline first, so the `#` is part of the word `ls#` and `cmd`
+ * runs; tree-sitter reads a comment. The index of such a backslash, or null. (A `#` after a blank or an
+ * operator starts a comment for both; `\\⏎` is an escaped backslash, no continuation.)
+ */
+export function commentAfterContinuation(source: string): number | null {
+  // `echo \ # $(cmd)`: an escaped blank is part of the word, so the `#` after it is too; tree-sitter reads a comment.
+  for (let i = source.search(/\\[ \t]#/); i >= 0; i = nextMatch(source, /\\[ \t]#/g, i + 1)) {
+    let j = i;
+    while (j > 0 && source[j - 1] === "\\") j--;
+    if ((i - j) % 2 === 0 && !quotedAt(source, i)) return i; // an odd run of backslashes: the blank is escaped
+  }
+  for (let i = source.indexOf("\\\n#"); i >= 0; i = source.indexOf("\\\n#", i + 1)) {
+    let k = i;
+    for (;;) {
+      let j = k;
+      while (j > 0 && source[j - 1] === "\\") j--;
+      if ((k - j) % 2 === 1) break; // this backslash is escaped: not a continuation
+      // Several continuations in a row join too: look before them.
+      if (j >= 2 && source[j - 1] === "\n" && source[j - 2] === "\\") {
+        k = j - 2;
+        continue;
+      }
+      const before = source[j - 1];
+      if (before === undefined) break;
+      // A blank or an operator before it ends the word, unless it is escaped itself (`\;`).
+      let b = j - 1;
+      while (b > 0 && source[b - 1] === "\\") b--;
+      if (!/[\s;&|()<>]/.test(before) || (j - 1 - b) % 2 === 1) {
+        if (!quotedAt(source, i)) return i;
+      }
+      break;
+    }
+  }
+  return null;
+}
+
+/** Whether `at` lies inside single or double quotes, by a plain left-to-right scan (no nesting in `$(…)`). */
+function quotedAt(source: string, at: number): boolean {
+  let quote: string | null = null;
+  for (let i = 0; i < at; i++) {
+    const c = source[i];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+    } else if (c === "\\") i++;
+    else if (quote === '"') {
+      if (c === '"') quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+  }
+  return quote !== null;
+}
+
+function nextMatch(source: string, re: RegExp, from: number): number {
+  re.lastIndex = from;
+  return re.exec(source)?.index ?? -1;
+}
+
+/**
+ * An unquoted heredoc body as a double-quoted string that means the same to bash and that tree-sitter reads
+ * plainly: backslash-newlines joined (bash joins them first), `"` escaped, and a `$` that starts no
+ * expansion (`$'`, `$ `, `$"`, a `$` at the end) written `\$`, which is what it is in a heredoc.
+ */
+function heredocAsString(body: string): string {
+  return body.replace(/\\[\s\S]|\$(?![({[A-Za-z0-9_@*#?$!-])|"/g, (m) => (m === "\\\n" ? "" : m === '"' ? '\\"' : m === "$" ? "\\$" : m));
+}
+
+/** `text` as the inside of a double-quoted string: its bare `"` escaped, everything else (escapes, `$(…)`) as it is. */
+function asDoubleQuoted(text: string): string {
+  return text.replace(/\\[\s\S]|"/g, (m) => (m === '"' ? '\\"' : m));
+}
+
+/** A backtick not escaped by a backslash: in an unquoted heredoc body or a double-quoted string, a command substitution. */
+export function unescapedBacktick(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === "`") return true;
+  }
+  return false;
+}
 
 /** The heredoc delimiters both parsers read alike: a plain word, or one quoted whole in '' or "". */
 const PLAIN_DELIMITER = /^(?:([A-Za-z0-9_.,:@%+=-]+)|'([A-Za-z0-9_.,:@%+=-]+)'|"([A-Za-z0-9_.,:@%+=-]+)")$/;
@@ -38,6 +149,22 @@ interface Ctx {
   background: boolean;
   /** Branching statements this one is inside. */
   branches?: number;
+  /** Text that runs later, if ever (an alias value): judged when it parses, but a syntax error in it refuses nothing. */
+  lenient?: boolean;
+  /** Inside a loop without end whose body never pauses. */
+  endless?: boolean;
+}
+
+/** `while true`, `while :`, `until false`, `for ((;;))`: a loop that never ends by itself, and whose body never pauses. */
+function endlessLoop(node: SyntaxNode): boolean {
+  const body = node.children.find((c) => c.type === "do_group");
+  // A pause (or a way out) that is not itself sent to the background: `sleep 5;`, `wait`, `read x`, `break`.
+  if (!body || /\b(?:sleep|wait|read|break|exit|return)\b[^;&|\n]*(?:;|\n|&&|\|\||\bdone\b|$)/.test(body.text)) return false;
+  if (node.type === "c_style_for_statement") return /^for\s*\(\([^;]*;\s*;/.test(node.text);
+  if (node.type !== "while_statement") return false;
+  const keyword = node.children[0]?.type;
+  const condition = node.namedChildren[0]?.text.trim() ?? "";
+  return keyword === "until" ? /^false$/.test(condition) : /^(?:true|:|\[ 1 \]|\[\[ 1 \]\]|\(\( *1 *\)\))$/.test(condition);
 }
 
 type Task = { node: SyntaxNode; ctx: Ctx } | (() => void);
@@ -216,6 +343,18 @@ export class ScriptAnalyzer {
       this.walkPlain(plain, ctx, script, options);
       return;
     }
+    if (ctx.lenient && this.parsesBadly(source)) return;
+    const joined = commentAfterContinuation(source);
+    if (joined !== null) {
+      const lines = source.slice(0, joined).split("\n");
+      script.problem ??= {
+        line: lines.length,
+        column: lines[lines.length - 1]!.length + 1,
+        cause: "a backslash at the end of this line joins the `#` on the next one to the word before it, so bash does not read a comment there (the guard's parser does): remove the backslash, or put a space before it",
+        ...(where ? { where } : {}),
+      };
+      return;
+    }
     const tree = this.parser.parse(source);
     if (!tree) {
       script.incomplete ??= "the parser gave up on this input";
@@ -228,6 +367,17 @@ export class ScriptAnalyzer {
         return;
       }
       this.walk(copyTree(tree, source), ctx, script, options, source, where);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /** Whether tree-sitter finds a syntax error in `source` (for text that may never run: then it is not judged). */
+  private parsesBadly(source: string): boolean {
+    const tree = this.parser.parse(source);
+    if (!tree) return true;
+    try {
+      return tree.rootNode.hasError;
     } finally {
       tree.delete();
     }
@@ -382,9 +532,30 @@ export class ScriptAnalyzer {
           break;
         }
         case "expansion": {
+          // tree-sitter reads a single quote inside `${…}` as opening a string where bash does not
+          // (`${x#\'} $(cmd) ${x#\'}`, `"${x:-$'}" $(cmd) "${x:-$'}"`): it then swallows the command. Fail closed.
+          if ((node.text.includes("'") || node.text.indexOf("{", 2) >= 0) && dollarBraceEnd(node.text) !== node.text.length) {
+            script.problem ??= {
+              line: node.startPosition.row + 1,
+              column: node.startPosition.column + 1,
+              cause: "bash and the guard's parser would end this ${…} at different places (a single quote or a `{` inside it): put the pattern or value in a variable first",
+              ...(where ? { where } : {}),
+            };
+            break;
+          }
           if (/[:[@!]/.test(node.text)) {
             const fact = this.makeCommand(node.text, [], [], ctx, script);
             this.expansionCode(node, fact, ctx);
+          }
+          this.unparsedCode(node, ctx, script, options, "${…}");
+          pushChildren(node.children, ctx);
+          break;
+        }
+        case "simple_expansion": {
+          // `"$ $(cmd)"`: tree-sitter reads `$ $` as one parameter and swallows the `$` of `$(`.
+          if (/\$$/.test(node.namedChildren[0]?.text ?? "") && /\$\s/.test(node.text)) {
+            script.problem ??= { line: node.startPosition.row + 1, column: node.startPosition.column + 1, cause: "a `$` followed by a blank is read differently by bash and the guard's parser: write `\\$` for a literal dollar sign", ...(where ? { where } : {}) };
+            break;
           }
           pushChildren(node.children, ctx);
           break;
@@ -392,6 +563,7 @@ export class ScriptAnalyzer {
         case "test_command": {
           const fact = this.makeCommand(node.text, [], [], ctx, script);
           this.testCode(node, fact, ctx);
+          this.unparsedCode(node, ctx, script, options, "[[ … =~ … ]]");
           pushChildren(node.children, ctx);
           break;
         }
@@ -409,11 +581,15 @@ export class ScriptAnalyzer {
    */
   private branching(node: SyntaxNode, ctx: Ctx, stack: Task[], script: Script, pushChildren: (children: readonly SyntaxNode[], ctx: Ctx) => void): void {
     const depth = (ctx.branches ?? 0) + 1;
-    const inner: Ctx = { ...ctx, branches: depth };
+    // (A loop that is itself sent to the background, `(while :; do …; done | x &)`, is one job, not a job per round.)
+    const inner: Ctx = { ...ctx, branches: depth, ...(endlessLoop(node) && !ctx.background ? { endless: true } : {}) };
     const before = ctx.scope.snapshot();
     const loopVar = node.type === "for_statement" ? node.childForFieldName("variable")?.text : undefined;
+    // `select x in …` also reads the line typed into REPLY.
+    const select = node.type === "for_statement" && node.children[0]?.type === "select";
     const walkOnce = (): void => {
       if (loopVar) this.forget(ctx, loopVar);
+      if (select) this.forget(ctx, "REPLY");
       if (node.type === "c_style_for_statement") {
         // The header `((init; test; step))` is arithmetic.
         const open = node.children.find((c) => c.type === "((");
@@ -567,6 +743,7 @@ export class ScriptAnalyzer {
       background: ctx.background,
       depth: ctx.depth,
     };
+    if (ctx.endless) fact.endlessLoop = true;
     script.commands.push(fact);
     if (ctx.scope.cwd !== null && ctx.scope.alts.length) this.otherCwds.set(fact, ctx.scope.alts);
     return fact;
@@ -588,6 +765,12 @@ export class ScriptAnalyzer {
     const value = valueNode ? this.word(valueNode, ctx.scope) : literalWord("");
     if (valueNode) words.push(valueNode);
     fact.assignments.push({ name, value });
+    // Text bash runs later: PROMPT_COMMAND before each prompt, and the $(…) of PS0, PS1, PS2 and PS4 each time
+    // the prompt is shown. It is judged now, as if it were written here.
+    if (/^(?:PROMPT_COMMAND|PS[0124])$/.test(name) && !value.dynamic && value.value.trim()) {
+      const code = name === "PROMPT_COMMAND" ? value.value : `: "${asDoubleQuoted(value.value)}"`;
+      this.run(code, { ...nested(ctx), via: name }, this.script, this.options, `in ${name}`);
+    }
     if (!persistent) return;
     this.setVar(ctx, name, value, /^[^=]*\+=/.test(node.text));
   }
@@ -616,6 +799,20 @@ export class ScriptAnalyzer {
     }
   }
 
+  /**
+   * Text tree-sitter leaves unparsed inside `${x%PATTERN}`, `${x:-WORD}` and `[[ x =~ RE ]]`: bash expands it,
+   * substitutions and all (`${x%$(rm -rf /)}` runs rm). When it holds `$(`, a backtick or `<(`, it is parsed
+   * on its own, as the word it is, and its commands are judged.
+   */
+  private unparsedCode(node: SyntaxNode, ctx: Ctx, script: Script, options: AnalyzeOptions, label: string): void {
+    for (const c of node.namedChildren) {
+      if ((c.type === "regex" || c.type === "word") && /\$\(|`|[<>]\(/.test(c.text)) {
+        // As a double-quoted string: a newline or `#` in it is text, not the end of a command or a comment.
+        this.run(`: "${asDoubleQuoted(c.text)}"`, { ...nested(ctx), via: label }, script, options, `in ${label}`);
+      }
+    }
+  }
+
   private command(
     node: SyntaxNode,
     outerRedirects: readonly SyntaxNode[],
@@ -634,6 +831,11 @@ export class ScriptAnalyzer {
     let lastEnd = -1;
     for (const c of node.children) {
       if (!c.isNamed || SKIP.has(c.type)) continue;
+      if (c.type === "regex") {
+        // `echo =~&&* $(cmd)`: outside [[ ]] bash has no `=~`; tree-sitter takes the rest of the line for a regex.
+        script.problem ??= { line: c.startPosition.row + 1, column: c.startPosition.column + 1, cause: "the guard's parser reads `=~` here as the regex test of [[ ]], which bash does not: quote it ('=~')", ...(where ? { where } : {}) };
+        return;
+      }
       if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, false);
       else if (REDIRECTS.has(c.type)) this.redirect(c, fact, ctx, words, script, source, where, later);
       else {
@@ -702,8 +904,17 @@ export class ScriptAnalyzer {
       this.run(code.value, { ...inner, via: label }, script, options, `in the string given to ${label}`);
     }
     // Command lines inside other programs' arguments (trap, tar --to-command, git -c core.pager, python3 -c os.system(…)).
-    for (const e of embeddedCode(eff, fact.argv, fact.assignments)) {
-      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via }, script, options, `in the command given to ${e.via}`);
+    // An interpreter reading its program from a static heredoc or herestring: that text is its inline code.
+    const fed = fact.redirects.find((r) => r.body && !r.body.dynamic && (r.op === "<<" || r.op === "<<-" || r.op === "<<<"))?.body?.text;
+    for (const e of embeddedCode(eff, fact.argv, fact.assignments, fed)) {
+      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via, ...(e.lenient ? { lenient: true } : {}) }, script, options, `in the command given to ${e.via}`);
+    }
+    // Command lines a wrapper runs itself (`strace -o '|CMD'`).
+    if (eff.wrapperCode) for (const w of eff.wrapperCode) if (!w.dynamic) this.run(w.value, { ...nested(ctx), via: eff.wrappers.join(" ") }, script, options, `in the command given to ${eff.wrappers.join(" ")}`);
+    // A program the guard does not know may run its arguments: judge the commands they spell.
+    for (const argv of argumentCommands(eff, fed)) {
+      const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: `the arguments of ${eff.name}`, pipeline: null }, script);
+      this.derived(child, nested(ctx), script, options);
     }
     if (eff.name === "find") {
       for (const exec of findExecs(eff)) {
@@ -762,6 +973,9 @@ export class ScriptAnalyzer {
         else scope.changeDir(() => home);
       } else if (target.dynamic || target.value === "-" || /^[+-]\d+$/.test(target.value)) {
         scope.lostCwd();
+      } else if (/(?:^|\/)\.\.(?:\/|$)/.test(target.value) && args.some((w) => /^-[a-zA-Z@]*P/.test(w.value))) {
+        // `cd -P l/..` climbs from where a symlink l really leads, which the text does not tell.
+        scope.lostCwd();
       } else {
         const cdpath = scope.get("CDPATH");
         if (cdpath !== undefined && cdpath.includes(DYN)) scope.lostCwd();
@@ -774,12 +988,16 @@ export class ScriptAnalyzer {
       scope.lostCwd();
       return;
     }
-    if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts") {
-      const p = parseArgs(args, name === "read" ? "adinNptu" : "dnOstuCc");
-      const arrays = [p.values.get("a")].filter((w): w is Word => w !== undefined);
-      const names = name === "getopts" ? p.operands.slice(1, 2) : p.operands;
+    if (name === "read" || name === "mapfile" || name === "readarray" || name === "getopts" || name === "wait") {
+      // Options that take a value, per builtin (mapfile's -t does not: `mapfile -t x` fills x).
+      const p = parseArgs(args, name === "read" ? "adinNptu" : name === "wait" ? "p" : name === "getopts" ? "" : "dnOsuCc");
+      const arrays = [p.values.get("a"), name === "wait" ? p.values.get("p") : undefined].filter((w): w is Word => w !== undefined);
+      const names = name === "getopts" ? p.operands.slice(1, 2) : name === "wait" ? [] : p.operands;
       for (const w of [...arrays, ...names]) if (!w.dynamic) this.forget(ctx, w.value);
+      // The variables they fill when no name is given, and getopts' own.
       if (name === "read" && names.length === 0 && arrays.length === 0) this.forget(ctx, "REPLY");
+      if ((name === "mapfile" || name === "readarray") && names.length === 0) this.forget(ctx, "MAPFILE");
+      if (name === "getopts") for (const v of ["OPTARG", "OPTIND"]) this.forget(ctx, v);
       return;
     }
     if (name === "printf") {
@@ -808,11 +1026,16 @@ export class ScriptAnalyzer {
     }
   }
 
-  /** A command built from another's words (find -exec) may itself be `bash -c '…'`. */
+  /** A command built from another's words (find -exec) may itself be `bash -c '…'`, or run its own arguments. */
   private derived(fact: Command, nested: Ctx, script: Script, options: AnalyzeOptions): void {
     const eff = unwrap(fact.argv);
     const code = inlineCode(eff);
     if (code && !code.dynamic) this.run(code.value, { ...nested, via: `${eff.name} -c` }, script, options, `in the string given to ${eff.name} -c`);
+    if (nested.depth > options.maxNestedDepth) return;
+    for (const argv of argumentCommands(eff)) {
+      const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...nested, via: `the arguments of ${eff.name}` }, script);
+      this.derived(child, { ...nested, depth: nested.depth + 1 }, script, options);
+    }
   }
 
   /** What a shell reading stdin gets, when the guard can know it: a heredoc, a herestring, or echo/printf/cat before it. */
@@ -878,6 +1101,10 @@ export class ScriptAnalyzer {
           }
       }
     }
+    // bash expands the target of `>&` and `<&` a second time: `>& '$(cmd)'` runs cmd. Only plain targets.
+    if ((op === ">&" || op === "<&") && target && /['"$`\\]/.test(target.raw)) {
+      script.problem ??= { line: node.startPosition.row + 1, column: node.startPosition.column + 1, cause: `bash expands the target of ${op} twice, so quotes in ${target.raw} do not keep it literal: use a plain file name or descriptor, or write to it with >`, ...(where ? { where } : {}) };
+    }
     if (node.type === "herestring_redirect") {
       body = target ? { text: target.value, dynamic: target.dynamic } : undefined;
       target = null;
@@ -886,6 +1113,23 @@ export class ScriptAnalyzer {
     if (node.type === "heredoc_redirect") {
       const quoted = /['"\\]/.test(delimiter?.text ?? "");
       const raw = bodyNode?.text ?? "";
+      const heredocProblem = (cause: string): void => {
+        const at = (delimiter ?? node).startPosition;
+        script.problem ??= { line: at.row + 1, column: at.column + 1, cause, ...(where ? { where } : {}) };
+      };
+      // Body lines that tree-sitter hung under the redirect as words (a body line starting with `\``): it
+      // then reads the body as something else than bash does.
+      const openLineEnd = source.indexOf("\n", (delimiter ?? node).endIndex);
+      if (openLineEnd >= 0 && node.children.some((c) => c.isNamed && c.type !== "heredoc_start" && c.type !== "heredoc_body" && c.type !== "heredoc_end" && c.endIndex > openLineEnd)) {
+        heredocProblem(`bash and the guard's parser would read the body of the heredoc <<${delimiter?.text ?? ""} differently: use a quoted delimiter such as <<'EOF'`);
+      } else if (!quoted && unescapedBacktick(raw)) {
+        // tree-sitter leaves backticks in an unquoted heredoc body as text; bash runs them.
+        heredocProblem(`the body of the heredoc <<${delimiter?.text ?? ""} holds a backtick, which bash runs as a command: quote the delimiter (<<'EOF') to write it as text, or use $(…)`);
+      } else if (!quoted && raw.includes("$")) {
+        // Nor does it always parse the `$(…)` of an unquoted body (`?(` before it leaves the whole body text).
+        // Bash expands the body as it would a double-quoted string: parse it as one, and judge what it runs.
+        this.run(`: "${heredocAsString(raw)}"`, { ...nested(ctx), via: "a heredoc body" }, script, this.options, "in the body of a heredoc");
+      }
       if (bodyNode && !quoted) {
         const value = this.word(bodyNode, ctx.scope);
         body = { text: value.value, dynamic: value.dynamic };

@@ -336,6 +336,8 @@ class PlainLexer {
         while (source[this.i] === " " || source[this.i] === "\t") this.i++;
         const target = this.readWord();
         if (!target) return null;
+        // bash expands a `>&`/`<&` target twice (`>& '$(cmd)'` runs cmd): tree-sitter's path refuses quoted ones.
+        if ((op === ">&" || op === "<&") && /['"]/.test(target.raw)) return null;
         this.redirects.push({ op, fd, target });
         this.cmdEnd = this.i;
         pending = false;

@@ -10,6 +10,8 @@ export interface SedScript {
   reads: string[];
   /** Why it is not known safe (it runs a command), or null. */
   runs: string | null;
+  /** It runs the pattern space, that is its input, as a command (`e` alone, the `e` flag of `s`). */
+  runsInput: boolean;
 }
 
 export type SedResult = { ok: true; script: SedScript } | { ok: false; error: string };
@@ -114,6 +116,7 @@ export function parseSed(script: string): SedResult {
   const writes: string[] = [];
   const reads: string[] = [];
   let runs: string | null = null;
+  let runsInput = false;
   let depth = 0;
   const fail = (error: string): SedResult => ({ ok: false, error });
   for (;;) {
@@ -174,7 +177,8 @@ export function parseSed(script: string): SedResult {
       (cmd === "r" || cmd === "R" ? reads : writes).push(file);
     } else if (cmd === "e") {
       runs = "the `e` command runs a shell command";
-      r.restOfLine();
+      // `e` alone runs the pattern space; `e COMMAND` runs COMMAND.
+      if (r.restOfLine().trim() === "") runsInput = true;
     } else if (cmd === "s" || cmd === "y") {
       const delim = r.next();
       if (delim === undefined || delim === "\n" || delim === "\\") return fail(`\`${cmd}\` has no delimiter`);
@@ -186,6 +190,7 @@ export function parseSed(script: string): SedResult {
           if (f === "g" || f === "p" || f === "i" || f === "I" || f === "m" || f === "M" || (f !== undefined && /[0-9]/.test(f))) r.i++;
           else if (f === "e") {
             runs = "the `e` flag of `s` runs the pattern space as a shell command";
+            runsInput = true;
             r.i++;
           } else if (f === "w") {
             r.i++;
@@ -207,7 +212,7 @@ export function parseSed(script: string): SedResult {
     }
   }
   if (depth !== 0) return fail("`{` without `}`");
-  return { ok: true, script: { writes, reads, runs } };
+  return { ok: true, script: { writes, reads, runs, runsInput } };
 }
 
 /** The replacement of `s`: like a pattern, but an escaped newline is part of it. */

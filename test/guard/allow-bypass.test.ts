@@ -33,11 +33,20 @@ const CLASSES: Record<string, string[]> = {
     "rg -z x", "rg --search-zip x", "diff --paginate a b", "git diff --ext-diff", "git diff --textconv", "file -C -m x", "date -s 10:00",
     "date --set=10:00", "jobs -x touch t", "find . -fprint /etc/x", "find . -exec touch t \\;", "find . -okdir touch t \\;",
   ],
+  "a command through a wrapper that changes how or where it runs is not the command alone": [
+    "strace ls", "strace -e inject=open:error=ENOENT ls", "chroot /tmp/r ls", "unshare -r ls", "nsenter -t 1 ls", "flock /tmp/l ls", "exec ls", "fakeroot ls", "watch ls",
+  ],
   "a word the guard cannot see turns into an option": ["sort $OPTS x", "sort $(cat opts) x", "sed $SCRIPT f", "sort * ", "rg $(echo --pre=sh) x"],
   "awk runs a command or writes a file": [
     "awk 'BEGIN{system(\"touch t\")}'", "awk 'BEGIN{print | \"sh\"}'", "awk 'BEGIN{\"touch t\" | getline}'", "awk 'BEGIN{print \"x\" > \"/etc/x\"}'",
     "awk '{print >> \"out\"}' f", "awk 'BEGIN{print |& \"sh\"}'", "gawk '@load \"x\"; BEGIN{}'", "awk -f prog.awk f", "awk --exec=p.awk f",
     "awk 'BEGIN { system (\"id\") }'", "awk \"$PROG\" f",
+  ],
+  "awk: a `/` read as a regex where awk divides (or the other way round) hides a call": [
+    "awk 'BEGIN { if (1) x=1; else /\"/; system(\"touch t\") } # \"'", "awk 'BEGIN { do /\"/; while (0); system(\"touch t\") } # \"'",
+    "awk 'BEGIN { getline / 2; system(\"touch t\"); y = 1 / 2 }'", "awk 'BEGIN { if (1) /\"/; system(\"touch t\") } # \"'",
+    "awk 'BEGIN { a++ / 2; system(\"touch t\"); y = 1 / 2 }'", "awk '{ print length / 2; system(\"touch t\"); y = 1 / 2 }'",
+    "gawk 'BEGIN { switch (1) { case /\"/: break }; system(\"touch t\") } # \"'", "awk 'BEGIN { while (0) /\"/; system(\"touch t\") } # \"'",
   ],
   "environment turns a read-only program into code": [
     "PAGER='touch t' git log", "GIT_EXTERNAL_DIFF=./x git diff", "env GIT_EXTERNAL_DIFF=./x git diff", "export PATH=/tmp/x:$PATH",
@@ -53,6 +62,7 @@ const CLASSES: Record<string, string[]> = {
   "writing a tool's configuration changes what later commands run": [
     "echo '[core] fsmonitor = touch t' >> .git/config", "printf x > .npmrc", "tee package.json < x", "echo --pre=sh > .rgrc",
     "cp x .git/hooks/pre-commit", "cat > .gitattributes <<'EOF'\n* diff=x\nEOF", "sed -i s/a/b/ package.json", "echo x > .envrc",
+    "printf '[core]\\n\\tpager = touch t\\n' > r/config", "echo 'ref: refs/heads/main' > r/HEAD", "tee sub/config < x", "cp cfg r/config", "sed -i s/a/b/ r/config",
   ],
   "shell state that changes later commands": [
     "alias ls='touch t'", "trap 'touch t' EXIT", "hash -p /tmp/x ls", "shopt -s expand_aliases", "enable -f x.so y", "history -w /tmp/x",
@@ -84,6 +94,7 @@ describe("what stays allowed under balanced", () => {
     "npm test", "git status", "ls -la", "cat f | grep x", "python3 script.py", 'node -e "console.log(1)"', "sed 's/a/b/' f", "sed -n '/x/p' f",
     "cat > notes.txt <<'EOF'\nhi\nEOF", "sed -i 's/a/b/' src/x.ts", "sort -o out.txt x", "LANG=C sort x", "dir=src; ls $dir", "echo a\tb",
     "git log --oneline -5", "find . -name '*.ts' -print0 | xargs -0 grep -n x", "rg -n TODO src", "awk -F: '{print $1}' x", "ls --col=never",
+    "awk '{ n = $1 / 2; print n }' x", "awk '{ gsub(/\\//, \"-\"); print }' x", "awk '!seen[$0]++' x", "awk '{ print length }' x", "awk 'length($0) > 72' x",
   ])("%j", async (command) => {
     expect((await guardFor("balanced")).check(command).decision).toBe("allow");
   });
@@ -136,6 +147,15 @@ describe.skipIf(bash.status !== 0)("in real bash 5 the spelling runs the tripwir
   it("awk's system()", async () => {
     await proves("awk 'BEGIN{system(\"touch trip\")}'");
   });
+  it("awk: `else /\"/` is a regex to awk, which a naive tokenizer read as division (and a string)", async () => {
+    await proves("awk 'BEGIN { if (1) x=1; else /\"/; system(\"touch trip\") } # \"'");
+  });
+  it("awk: `do /\"/` is a regex to awk", async () => {
+    await proves("awk 'BEGIN { do /\"/; while (0); system(\"touch trip\") } # \"'");
+  });
+  it("awk: `getline / 2` divides (mawk), which a tokenizer read as a regex", async () => {
+    await proves("awk 'BEGIN { getline / 2; system(\"touch trip\"); y = 1 / 2 }' < /dev/null");
+  });
   it("awk's print to a command", async () => {
     await proves("awk 'BEGIN{print \"touch trip\" | \"sh\"}'");
   });
@@ -170,7 +190,27 @@ describe.skipIf(bash.status !== 0)("in real bash 5 the spelling runs the tripwir
       },
     );
   });
+  it.skipIf(git.status !== 0 || spawnSync("script", ["--version"]).status !== 0)("a hand-made repository (HEAD, objects/, refs/, config) runs its core.pager when git branch lists in a terminal", async () => {
+    const make = "mkdir -p r/objects r/refs && echo 'ref: refs/heads/main' > r/HEAD && printf '[core]\\n\\tpager = touch ../trip\\n' > r/config && cd r";
+    await proves(`${make} && script -qc 'git branch -a' /dev/null >/dev/null`, undefined, `${make} && git branch -a`);
+  });
   it.skipIf(git.status !== 0)("a hook written into .git configures what git runs later", async () => {
     await proves("git init -q . && printf '[core]\\n\\tfsmonitor = touch trip; false\\n' >> .git/config && git status >/dev/null 2>&1; true");
+  });
+});
+
+describe("xxd's options end at its first operand: the next word is the file it writes", () => {
+  it.skipIf(bash.status !== 0)("works in real xxd: `xxd f -d` writes a file named -d", () => {
+    const d = mkdtempSync(join(tmpdir(), "guard-xxd-"));
+    try {
+      spawnSync("bash", ["-c", "echo a > f; xxd f -d"], { cwd: d });
+      expect(existsSync(join(d, "-d"))).toBe(true);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+  it.each(["xxd f -d", "xxd f -r", "xxd -p f -c"])("judges the output of %j where the shell is (outside the workspace: refused)", async (command) => {
+    expect((await guardFor("balanced")).check(command, { cwd: "/etc" })).toMatchObject({ decision: "deny", rule: "write-outside-workspace" });
+    expect((await guardFor("permissive")).check(command, { cwd: "/etc" }).decision).toBe("deny");
   });
 });

@@ -41,6 +41,14 @@ const CLASSES: Record<string, Spelling[]> = {
     { bash: "x=ok; eval x=F; touch $x", guard: "x=/tmp/a; eval x=/; rm -rf $x", rule: "recursive-delete-root" },
     { bash: "x=ok; source /dev/stdin <<< 'x=F'; touch $x", guard: "x=/tmp/a; source ./env.sh; rm -rf $x" },
   ],
+  "builtins that fill a variable (wait -p, mapfile, getopts, select) make it unknown": [
+    { bash: "x=ok; wait -p x; touch \"F$x\"", guard: "x=/tmp; wait -p x; echo > $x/passwd", rule: "unknown-write-target" },
+    { bash: "x=ok; echo F > in; mapfile -t x < in; touch $x", guard: "x=/tmp; mapfile -t x < f; echo > $x/passwd", rule: "unknown-write-target" },
+    { bash: "x=ok; echo F > in; readarray -t x < in; touch $x", guard: "x=/tmp; readarray -t -n 1 x < f; echo > $x/passwd", rule: "unknown-write-target" },
+    { bash: "MAPFILE=ok; echo F > in; mapfile < in; touch $MAPFILE", guard: "MAPFILE=/tmp; mapfile < f; echo > $MAPFILE/passwd", rule: "unknown-write-target" },
+    { bash: "OPTARG=ok; getopts a: o -a F; touch $OPTARG", guard: "OPTARG=/tmp; getopts a: o -a /etc; echo > $OPTARG/passwd", rule: "unknown-write-target" },
+    { bash: "REPLY=ok; select y in a; do break; done <<< F 2>/dev/null; touch $REPLY", guard: "REPLY=/tmp; select y in /etc; do break; done; echo > $REPLY/passwd", rule: "unknown-write-target" },
+  ],
   "HOME, CDPATH and PWD drive ~ and cd": [
     { bash: "mkdir h; HOME=$PWD/h; cd; touch ../F", guard: "HOME=/etc; cd; touch passwd", rule: "write-outside-workspace" },
     { bash: 'mkdir h; HOME="$PWD/h"; touch ~/../F', guard: "HOME=/etc; touch ~/passwd", rule: "write-outside-workspace" },
@@ -53,6 +61,10 @@ const CLASSES: Record<string, Spelling[]> = {
     { bash: "cd / & wait; touch F", guard: "cd /tmp & rm -rf *", rule: "recursive-delete-root" },
     { bash: "mkdir w; builtin cd w; touch ../F", guard: "builtin cd /; rm -rf *", rule: "recursive-delete-root" },
     { bash: "cd /nonexistent-dir 2>/dev/null || true; touch F", guard: "cd /tmp/x || true; rm -rf ." , rule: "recursive-delete-root" },
+  ],
+  "cd -P climbs from where a symlink leads": [
+    { bash: "mkdir -p o/d && ln -s \"$PWD/o/d\" l && cd -P l/.. && touch ../F", guard: "ln -s /etc/ssl l; cd -P l/..; touch passwd", rule: "unknown-write-target" },
+    { bash: "mkdir -p o/d && ln -s \"$PWD/o/d\" l && cd -LP l/.. && touch ../F", guard: "cd -P l/..; rm -rf *" },
   ],
   "glob characters in a path with ..": [
     { bash: 'mkdir -p w/d; cd w; for p in ./*/../..; do touch "$p/F"; done', guard: "rm -rf ./*/../.." },

@@ -86,7 +86,7 @@ describe("sed-script parser", () => {
     ["1r in\np", [], ["in"]], ["$a\\\nend", [], []], ["s/[/]/x/", [], []], ["y/abc/xyz/", [], []], ["/a/I,+3{p;d}", [], []],
     ["\\%x%d", [], []], ["0~2p", [], []], ["{:q;N;s/\\n/ /g;t q}", [], []], ["# comment\np", [], []],
   ])("parses %j", (script, writes, reads) => {
-    expect(parseSed(script)).toEqual({ ok: true, script: { writes, reads, runs: null } });
+    expect(parseSed(script)).toEqual({ ok: true, script: { writes, reads, runs: null, runsInput: false } });
   });
   it.each(["1e touch t", "s/x/y/e", "s|x|id|e", "e", "/a/e id", "s/x/y/ge"])("finds the command %j runs", (script) => {
     const r = parseSed(script);

@@ -3,69 +3,118 @@
 // command), `|&`, `@load`/`@include`, or a `>`/`>>` inside a print statement (output to a file) means
 // "not known safe". A `>` inside parentheses (`print ($1 > 5)`) is a comparison; bare `print a > b` is
 // always a redirect in awk.
+//
+// Whether a `/` divides or starts a regular expression decides what is code and what is text, so it is
+// decided the way awk's own lexers decide it: a `/` after something that ends an operand (a name, a
+// number, a string, a regex, `]`, or a `)` that does not close an `if`/`while`/`for`/`switch` condition)
+// divides; anywhere else it starts a regex. Where awks disagree (after `x++`, `getline` or a bare
+// `length`: mawk 1.3.4 reads a regex, gawk a division), the program is not known safe: one of them would
+// run what the other reads as text (`else /"/; system("…") # "` hides the call from a naive reader).
 
 import type { Word } from "../facts.ts";
 import type { ProgramSpec } from "./spec.ts";
 
-const REGEX_BEFORE = /[(,{};!~&|?:=<>+\-*%^\n]/;
+const KEYWORDS = new Set([
+  "BEGIN", "END", "BEGINFILE", "ENDFILE", "function", "func", "if", "else", "while", "for", "do", "break", "continue", "next", "nextfile",
+  "exit", "return", "delete", "in", "print", "printf", "switch", "case", "default",
+]);
+const CONDITION = new Set(["if", "while", "for", "switch"]);
+/** Names after which awks disagree on what a `/` is. */
+const AMBIGUOUS = new Set(["getline", "length"]);
+
+/** What the last token leaves: an operand (so `/` divides), an operator (so `/` starts a regex), or a place where awks disagree. */
+type After = "operand" | "operator" | "ambiguous";
 
 /** Why the program is not known safe, or null. */
 export function awkUnsafe(program: string): string | null {
-  let parens = 0;
+  let after: After = "operator";
   let inPrint = false;
-  let prev = "\n"; // the last significant character or word
+  let word = ""; // the last name read, to know whether a `(` opens a condition
+  const parens: boolean[] = []; // per open `(`: does it hold an if/while/for/switch condition?
   for (let i = 0; i < program.length; i++) {
     const c = program[i]!;
+    if (c === " " || c === "\t" || (c === "\\" && program[i + 1] === "\n")) {
+      if (c === "\\") i++;
+      continue;
+    }
+    const last = word;
+    word = "";
     if (c === "#") {
       while (i < program.length && program[i] !== "\n") i++;
-      prev = "\n";
+      i--;
+      continue;
+    }
+    if (c === "\n" || c === ";" || c === "{" || c === "}") {
       inPrint = false;
+      after = "operator";
       continue;
     }
     if (c === '"') {
       for (i++; i < program.length && program[i] !== '"'; i++) if (program[i] === "\\") i++;
       if (i >= program.length) return "a string does not end";
-      prev = '"';
+      after = "operand";
       continue;
     }
-    if (c === "/" && (REGEX_BEFORE.test(prev) || /^(?:print|printf|return|in|getline)$/.test(prev))) {
+    if (c === "/") {
+      if (after === "ambiguous") return "a `/` after `++`, `--`, `getline` or `length` divides in one awk and starts a regular expression in another";
+      if (after === "operand") {
+        after = "operator"; // division (or `/=`)
+        continue;
+      }
       for (i++; i < program.length && program[i] !== "/"; i++) {
         if (program[i] === "\\") i++;
         else if (program[i] === "\n") return "a regular expression does not end";
         else if (program[i] === "[") {
-          // A bracket expression may hold a `/`.
+          // A bracket expression may hold a `/` (gawk; mawk then fails to compile the shorter regex).
+          if (program[i + 1] === "^") i++;
+          if (program[i + 1] === "]") i++;
           for (i++; i < program.length && program[i] !== "]"; i++) if (program[i] === "\\") i++;
         }
       }
       if (i >= program.length) return "a regular expression does not end";
-      prev = "/re/";
+      after = "operand";
       continue;
     }
     if (/[A-Za-z_]/.test(c)) {
       let j = i;
       while (j < program.length && /[A-Za-z0-9_]/.test(program[j]!)) j++;
-      const word = program.slice(i, j);
+      const name = program.slice(i, j);
       i = j - 1;
-      if (word === "system") return "it calls system()";
-      if (word === "getline" && /[|]/.test(prev)) return "getline reads from a command";
-      if (word === "print" || word === "printf") inPrint = true;
-      prev = word;
+      if (name === "system") return "it calls system()";
+      if (name === "print" || name === "printf") inPrint = true;
+      after = AMBIGUOUS.has(name) ? "ambiguous" : KEYWORDS.has(name) ? "operator" : "operand";
+      word = name;
+      continue;
+    }
+    if (/[0-9.]/.test(c)) {
+      while (i + 1 < program.length && /[0-9.eE]/.test(program[i + 1]!)) i++;
+      after = "operand";
       continue;
     }
     if (c === "@") return "it loads an extension or includes a file";
     if (c === "|") {
-      if (program[i + 1] === "|") {
-        i++;
-        prev = "|";
-        continue;
-      }
-      return "it pipes to or from a command";
+      if (program[i + 1] !== "|") return "it pipes to or from a command";
+      i++;
+      after = "operator";
+      continue;
     }
-    if (c === ">" && inPrint && parens === 0) return "it writes a file with print >";
-    if (c === "(") parens++;
-    if (c === ")") parens = Math.max(0, parens - 1);
-    if (c === ";" || c === "\n" || c === "{" || c === "}") inPrint = false;
-    if (c !== " " && c !== "\t") prev = c;
+    if (c === ">" && inPrint && parens.length === 0) return "it writes a file with print >";
+    if ((c === "+" || c === "-") && program[i + 1] === c) {
+      // `x++` (postfix) leaves an operand behind, but mawk 1.3.4 reads a `/` after it as a regex.
+      i++;
+      after = after === "operand" ? "ambiguous" : "operator";
+      continue;
+    }
+    if (c === "(") {
+      parens.push(CONDITION.has(last));
+      after = "operator";
+      continue;
+    }
+    if (c === ")") {
+      after = parens.pop() ? "operator" : "operand";
+      continue;
+    }
+    after = c === "]" ? "operand" : "operator";
   }
   return null;
 }

@@ -520,7 +520,8 @@ export const COREUTILS: ProgramSpec[] = [
     short: "",
     long: [],
     operands: ["read", "write"],
-    // xxd does not parse like getopt: `-ps` and `-cols` are single words. Its own table, with the second operand written.
+    // xxd does not parse like getopt: `-ps` and `-cols` are single words, and options end at the first operand
+    // (`xxd in -d` writes a file named -d). Its own table, with the second operand written.
     parse(args) {
       const words = /^-(?:a|autoskip|b|bits|C|capitalize|E|EBCDIC|e|h|help|i|include|p|ps|postscript|plain|r|revert|d|u|v|version)$/;
       const valued = /^-(?:c|cols|g|groupsize|l|len|n|name|o|offset|s|seek|R)(.*)$/;
@@ -532,8 +533,10 @@ export const COREUTILS: ProgramSpec[] = [
           operands.push(...args.slice(i + 1));
           break;
         }
-        if (!w.value.startsWith("-") || w.value === "-") operands.push(w);
-        else if (words.test(w.value)) opts.push({ name: w.value, value: null, word: w });
+        if (!w.value.startsWith("-") || w.value === "-") {
+          operands.push(...args.slice(i));
+          break;
+        } else if (words.test(w.value)) opts.push({ name: w.value, value: null, word: w });
         else {
           const m = valued.exec(w.value);
           if (!m) return { ok: false, unknown: w.raw };
@@ -544,7 +547,7 @@ export const COREUTILS: ProgramSpec[] = [
       return { ok: true, opts, operands };
     },
     reason: "xxd dumps; its second operand is its output, judged as a write",
-    examples: ["xxd x", "xxd -ps x", "xxd -l 16 x", "xxd x out.hex"],
-    nearMisses: ["xxd x /etc/out", "xxd -Z x"],
+    examples: ["xxd x", "xxd -ps x", "xxd -l 16 x", "xxd x out.hex", "xxd x -d"],
+    nearMisses: ["xxd x /etc/out", "xxd -Z x", "cd /etc; xxd x -d", "xxd x -r /etc/y"],
   },
 ];

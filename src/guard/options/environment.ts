@@ -58,9 +58,13 @@ export function harmlessShellVariable(name: string): boolean {
   return HARMLESS_ENV.has(name) || (!SHELL_OR_TOOL.test(name) && !LOWER_ENV.test(name));
 }
 
-/** Files that configure what later commands do: writing one asks, like any change to what runs next. */
+/**
+ * Files that configure what later commands do: writing one asks, like any change to what runs next. `config`
+ * and `HEAD` are there because a directory holding them (with `objects/` and `refs/`) is a git repository
+ * to git, wherever it is: `cd r && git branch` then runs r/config's core.pager.
+ */
 const CONFIG_FILES = new Set([
-  "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".rgrc", ".ripgreprc", ".gitattributes", ".gitconfig", ".gitmodules",
+  "config", "HEAD", "commondir", "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".rgrc", ".ripgreprc", ".gitattributes", ".gitconfig", ".gitmodules",
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".inputrc", ".curlrc", ".wgetrc",
   ".netrc", "pip.conf", ".pypirc", ".pdbrc", ".envrc", ".lesskey", ".vimrc", ".exrc", ".editrc", "bunfig.toml", ".mocharc.js", ".bazelrc",
 ]);

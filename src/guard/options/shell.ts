@@ -4,6 +4,7 @@
 
 import type { Word } from "../facts.ts";
 import { harmlessShellVariable } from "./environment.ts";
+import { declareChanges, setChanges, shoptChanges } from "./shell-options.ts";
 import type { ProgramSpec } from "./spec.ts";
 
 /** `export "$a=x"`, `declare $n`: a variable whose name is computed at run time may be PATH or PAGER. */
@@ -18,16 +19,6 @@ function riskyTarget(names: readonly Word[]): string | null {
   return w ? `it sets ${w.raw}, which may change what later commands run` : null;
 }
 
-/** shopt options that only change globbing, matching or history display: known safe to set. */
-export const SAFE_SHOPT = new Set([
-  "autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize", "cmdhist", "direxpand", "dirspell", "dotglob", "extglob",
-  "extquote", "failglob", "globasciiranges", "globskipdots", "globstar", "histappend", "histreedit", "histverify", "huponexit",
-  "inherit_errexit", "lastpipe", "lithist", "localvar_inherit", "localvar_unset", "mailwarn", "no_empty_cmd_completion", "nocaseglob",
-  "nocasematch", "noexpand_translation", "nullglob", "patsub_replacement", "progcomp", "progcomp_alias", "promptvars", "shift_verbose",
-  "sourcepath", "varredir_close", "xpg_echo", "login_shell", "interactive_comments", "hostcomplete", "force_fignore", "gnu_errfmt",
-  "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44", "assoc_expand_once", "complete_fullquote",
-  "execfail", "expand_aliases_off",
-]);
 
 export const SHELL_BUILTINS: ProgramSpec[] = [
   {
@@ -42,14 +33,26 @@ export const SHELL_BUILTINS: ProgramSpec[] = [
     nearMisses: [],
   },
   {
-    names: ["true", "false", ":", "test", "[", "expr", "let", "return", "exit", "shift", "set"],
+    names: ["true", "false", ":", "test", "[", "expr", "let", "return", "exit", "shift"],
     short: "",
     long: [],
     anyArguments: true,
     operands: ["text"],
-    reason: "shell-local: tests, arithmetic and shell options",
-    examples: ["true", "test -f x", "[ -d src ]", "expr 1 + 2", "set -euo pipefail", "exit 0"],
+    reason: "shell-local: tests and arithmetic",
+    examples: ["true", "test -f x", "[ -d src ]", "expr 1 + 2", "exit 0"],
     nearMisses: [],
+  },
+  {
+    names: ["set"],
+    short: "",
+    long: [],
+    // `set` takes `+x` as well as `-x`, and `-o NAME`: src/guard/options/shell-options.ts reads them.
+    parse: (args) => ({ ok: true, opts: [], operands: [...args] }),
+    operands: ["text"],
+    check: (p) => setChanges(p.operands),
+    reason: "sets shell options that leave the rules the guard follows alone, or the positional parameters",
+    examples: ["set -euo pipefail", "set -x", "set +e", "set -- a b", "set -o noclobber", "set +a", "set -o", "set"],
+    nearMisses: ["set -k", "set -o keyword", "set -a", "set -o allexport", "set -P", "set -o posix", "set +o interactive-comments", "set -euk"],
   },
   {
     names: ["printf"],
@@ -131,10 +134,10 @@ export const SHELL_BUILTINS: ProgramSpec[] = [
     short: "aAfFgiIlnprtux",
     long: [],
     operands: ["text"],
-    check: (p) => computedName(p.operands),
+    check: (p, args) => computedName(p.operands) ?? declareChanges("declare", args),
     reason: "declares shell variables (the environment row judges exported ones)",
-    examples: ["declare -a arr", "local x=1", "readonly N=3", "declare -p"],
-    nearMisses: ["declare -Z x", "declare \"$n=x\"", "local $n"],
+    examples: ["declare -a arr", "local x=1", "readonly N=3", "declare -p", "declare -A map", "declare +i x"],
+    nearMisses: ["declare -Z x", "declare \"$n=x\"", "local $n", "declare -i x", "typeset -i n=3", "declare -n r=PATH", "local -n r", "declare -u x", "declare -ai x"],
   },
   {
     names: ["unset"],
@@ -217,12 +220,12 @@ export const SHELL_BUILTINS: ProgramSpec[] = [
     short: "opqsu",
     long: [],
     operands: ["text"],
-    check: (p) =>
-      p.opts.some((o) => o.name === "s" || o.name === "o") && p.operands.some((w) => !SAFE_SHOPT.has(w.value))
-        ? "shopt sets an option the guard does not know to be harmless"
-        : null,
+    check: (_p, args) => shoptChanges(args),
     reason: "sets globbing and matching options",
-    examples: ["shopt -s globstar", "shopt -s nullglob dotglob", "shopt"],
-    nearMisses: ["shopt -s expand_aliases", "shopt -s extdebug"],
+    examples: ["shopt -s globstar", "shopt -s nullglob dotglob", "shopt", "shopt -u nullglob", "shopt -p extglob", "shopt -o -s pipefail"],
+    nearMisses: [
+      "shopt -s expand_aliases", "shopt -s extdebug", "shopt -s cdable_vars", "shopt -s lastpipe", "shopt -s xpg_echo", "shopt -s autocd",
+      "shopt -u interactive_comments", "shopt -u globskipdots", "shopt -so keyword", "shopt -s -o allexport", "shopt -s compat31",
+    ],
   },
 ];

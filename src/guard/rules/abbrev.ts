@@ -22,6 +22,17 @@ export const LONG_OPTIONS: Record<string, readonly string[]> = {
   pkill: ["cgroup", "count", "echo", "euid", "exact", "full", "group", "help", "ignore-ancestors", "ignore-case", "inverse", "logpidfile", "newest", "ns", "nslist", "older", "oldest", "parent", "pgroup", "pidfile", "queue", "runstates", "session", "signal", "terminal", "uid", "version"],
   mdadm: ["zero-superblock", "create", "build", "grow", "assemble", "detail", "examine", "query", "monitor", "manage", "misc", "stop", "run", "readonly", "readwrite", "remove", "fail", "add", "re-add", "scan", "verbose", "help", "version", "force", "wait"],
   "git clean": ["dry-run", "exclude", "force", "interactive", "quiet"],
+  // Programs that carry a command line in an option (src/guard/embedded.ts) or wrap one (commands.ts):
+  // `script --com CMD` is `script --command CMD`, `man --pag CMD` is `man --pager CMD`.
+  script: ["append", "command", "echo", "flush", "force", "help", "log-in", "log-io", "log-out", "log-timing", "logging-format", "output-limit", "quiet", "return", "timing", "version"],
+  su: ["command", "fast", "group", "help", "login", "preserve-environment", "pty", "session-command", "shell", "supp-group", "version", "whitelist-environment"],
+  runuser: ["command", "fast", "group", "help", "login", "preserve-environment", "pty", "session-command", "shell", "supp-group", "user", "version", "whitelist-environment"],
+  man: [
+    "all", "apropos", "ascii", "catman", "config-file", "debug", "default", "ditroff", "encoding", "extension", "global-apropos", "gxditview", "help", "html",
+    "ignore-case", "local-file", "locale", "location", "location-cat", "manpath", "match-case", "names-only", "nh", "nj", "no-hyphenation", "no-justification",
+    "no-subpages", "pager", "path", "preprocessor", "prompt", "recode", "regex", "sections", "systems", "troff", "troff-device", "update", "usage", "version",
+    "warnings", "whatis", "where", "where-cat", "wildcard",
+  ],
   git: ["bare", "config-env", "exec-path", "git-dir", "glob-pathspecs", "help", "html-path", "icase-pathspecs", "info-path", "list-cmds", "literal-pathspecs", "man-path", "namespace", "no-optional-locks", "no-pager", "no-replace-objects", "noglob-pathspecs", "paginate", "super-prefix", "version", "work-tree", "attr-source"],
 };
 

@@ -5,7 +5,7 @@
 import type { Command, Script, Word } from "../facts.ts";
 import { parseArgs, programName } from "../commands.ts";
 import { isInside, resolvePath } from "../paths.ts";
-import { redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
+import { inDirectory, redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 const READABLE_DEVICES = /^\/dev\/(?:null|zero|stdin|tty|random|urandom|fd\/\d+)$|^\/proc\/self\//;
 
@@ -14,7 +14,7 @@ function writes(cmd: Command, env: RuleEnv): readonly Word[] {
 }
 
 interface Link {
-  /** Where the symlink is, absolute. */
+  /** Where the link is, absolute. */
   at: string;
   /** Where it points, absolute (outside the workspace and /tmp). */
   to: string;
@@ -23,30 +23,81 @@ interface Link {
   raw: string;
 }
 
-// Symlinks a script makes that point outside the workspace, once per script.
+/**
+ * Links a command makes, as [link path as written, target]: `ln -s T L`, `ln T L` (a hard link: writing L
+ * writes T), `ln -st DIR T`, `cp -s T L` and `cp -l T L` (with -r, a tree of links under L).
+ */
+function linksMade(eff: { name: string | null; argv: readonly Word[] }): Array<{ link: string; target: Word; symbolic: boolean }> {
+  if (eff.name === "ln") {
+    const p = parseArgs(eff.argv.slice(1), "tS", ["target-directory", "suffix"]);
+    const symbolic = p.flags.has("s") || p.flags.has("symbolic");
+    const dir = p.values.get("t") ?? p.values.get("target-directory");
+    const targets = dir || p.operands.length < 2 ? p.operands : p.operands.slice(0, -1);
+    return targets.map((target) => {
+      const base = target.value.replace(/\/+$/, "").split("/").pop() || target.value;
+      const link = dir ? `${dir.value}/${base}` : p.operands.length >= 2 ? p.operands[p.operands.length - 1]!.value : base;
+      return { link, target, symbolic };
+    });
+  }
+  if (eff.name === "cp") {
+    const p = parseArgs(eff.argv.slice(1), "tSmogZ", ["target-directory", "suffix", "mode", "owner", "group", "context"]);
+    if (!p.flags.has("s") && !p.flags.has("symbolic-link") && !p.flags.has("l") && !p.flags.has("link")) return [];
+    const dir = p.values.get("t") ?? p.values.get("target-directory");
+    const dest = dir ?? p.operands[p.operands.length - 1];
+    const sources = dir ? p.operands : p.operands.slice(0, -1);
+    if (!dest) return [];
+    // The destination may be a directory that exists: then each link is DEST/NAME. Both are links.
+    return sources.flatMap((target) => {
+      const base = target.value.replace(/\/+$/, "").split("/").pop() || target.value;
+      return [{ link: dest.value, target, symbolic: false }, { link: `${dest.value}/${base}`, target, symbolic: false }];
+    });
+  }
+  return [];
+}
+
+// Links a script makes that point outside the workspace, once per script.
 function outsideLinks(env: RuleEnv): Link[] {
   const known = env.once.outsideLinks as Link[] | undefined;
   if (known) return known;
   const links: Link[] = [];
   for (const c of env.script.commands) {
-    if (programName(c.argv[0]) !== "ln" && c.effective?.wrappers.length === 0) continue;
-    const eff = env.effective(c);
-    if (eff.name !== "ln") continue;
-    const p = parseArgs(eff.argv.slice(1), "tS", ["target-directory", "suffix"]);
-    if (!p.flags.has("s") && !p.flags.has("symbolic")) continue;
-    const dir = p.values.get("t") ?? p.values.get("target-directory");
-    const target = p.operands[0];
-    if (!target || target.dynamic || c.cwd === null) continue;
-    const base = target.value.replace(/\/+$/, "").split("/").pop() || target.value;
-    const linkWord = dir ? `${dir.value}/${base}` : p.operands.length >= 2 ? p.operands[p.operands.length - 1]!.value : base;
-    if (linkWord.includes("\u0000")) continue;
-    const at = resolvePath(linkWord, c.cwd);
-    // A relative target is read from the link's own directory.
-    const to = at === null ? null : resolvePath(target.value, at.slice(0, at.lastIndexOf("/")) || "/");
-    if (at !== null && to !== null && !writable(to, env)) links.push({ at, to, id: c.id, raw: linkWord });
+    const first = programName(c.argv[0]);
+    if (first !== "ln" && first !== "cp" && c.effective?.wrappers.length === 0) continue;
+    if (c.cwd === null) continue;
+    for (const { link, target, symbolic } of linksMade(env.effective(c))) {
+      if (target.dynamic || link.includes("\u0000")) continue;
+      const at = resolvePath(link, c.cwd);
+      // A relative symlink target is read from the link's own directory (a hard link's, or cp's, from where it runs).
+      const to = at === null ? null : resolvePath(target.value, symbolic ? at.slice(0, at.lastIndexOf("/")) || "/" : c.cwd);
+      if (at !== null && to !== null && !writable(to, env)) links.push({ at, to, id: c.id, raw: link });
+    }
   }
   env.once.outsideLinks = links;
   return links;
+}
+
+/**
+ * Where `value` really leads from `cwd` when the links made earlier in the script are followed, part by
+ * part, as the kernel does: `l/../x` with l → /etc/ssl is /etc/x, not ./x. `last`: follow a link that is the
+ * final part (a write through it), or not (`rm l` removes the link itself). null when it passes no link.
+ */
+function physical(value: string, cwd: string, links: readonly Link[], last: boolean): { path: string; link: Link } | null {
+  const parts = (value.startsWith("/") ? value : `${cwd}/${value}`).split("/");
+  let path = "/";
+  let via: Link | null = null;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part === "" || part === ".") continue;
+    path = part === ".." ? path.slice(0, Math.max(1, path.lastIndexOf("/"))) : path === "/" ? `/${part}` : `${path}/${part}`;
+    const final = parts.slice(i + 1).every((p) => p === "" || p === ".");
+    if (final && !last) break;
+    const link = links.find((l) => l.at === path);
+    if (link && part !== "..") {
+      path = link.to;
+      via = link;
+    }
+  }
+  return via ? { path, link: via } : null;
 }
 
 export const LAYER2: RuleRow[] = [
@@ -54,29 +105,27 @@ export const LAYER2: RuleRow[] = [
     id: "write-through-symlink",
     layer: 2,
     decision: "deny",
-    title: "Writes through a symlink that points outside the workspace",
+    title: "Writes through a link (symbolic or hard) that leads outside the workspace",
     reason: "Writes to {detail}, outside the workspace and /tmp.",
     hint: "Write inside the workspace (or /tmp for scratch files), not through a link to somewhere else.",
     examples: [
       "ln -s /etc x; echo hi > x/passwd", "ln -s / r && rm -rf r/", "ln -s /etc/passwd p && echo x >> p", "ln -sf /usr/bin b; cp evil b/ls",
       "ln -s / root; cd root && rm -rf *", "ln -s ../../etc up && touch up/x", "ln --symbolic /etc e; tee e/motd < m",
+      "ln -s /etc/ssl l; touch l/../x", "ln /etc/passwd p; echo x >> p", "cp -s /etc/passwd p; echo x >> p", "cp -rs /etc d; echo x > d/passwd",
+      "cp -l /etc/passwd p && sed -i s/a/b/ p", "cp --symbolic-link /etc/hosts h; tee h < x",
     ],
     nearMisses: ["ln -s /etc x; cat x/passwd", "ln -s ./src s; echo hi > s/x", "ln -s /etc x; rm x", "ln -s /tmp t; echo x > t/y", "echo x > x/passwd"],
     match(cmd, _eff, env) {
-      const links = outsideLinks(env);
-      if (!links.length) return null;
+      const all = outsideLinks(env);
+      if (!all.length || cmd.cwd === null) return null;
+      const links = all.filter((l) => l.id < cmd.id);
       const deletes = env.files(cmd).deletes;
       for (const t of env.writes(cmd)) {
-        const r = resolveWord(t, cmd.cwd);
-        if (r.kind !== "path") continue;
-        for (const l of links) {
-          if (l.id >= cmd.id) continue;
-          // `rm x` removes the link itself; `rm -r x/` and `echo > x` go through it.
-          if (r.path === l.at && deletes && !/\/\.?$/.test(t.value) && !r.glob) continue;
-          if (r.path !== l.at && !isInside(r.path, l.at)) continue;
-          const through = l.to + r.path.slice(l.at.length);
-          if (!writable(through, env)) return { detail: `${through || "/"} (through the symlink ${l.raw} → ${l.to})` };
-        }
+        if (t.dynamic) continue;
+        // `rm x` removes the link itself; `rm -r x/` and `echo > x` go through it.
+        const last = !(deletes && !/\/\.?$/.test(t.value));
+        const p = physical(t.value, cmd.cwd, links, last);
+        if (p && !writable(p.path, env)) return { detail: `${p.path} (through the link ${p.link.raw} → ${p.link.to})` };
       }
       return null;
     },
@@ -164,7 +213,8 @@ export const LAYER2: RuleRow[] = [
     nearMisses: ["cat README.md", "grep -r x src", "cat /tmp/log", "ls"],
     match(cmd, eff, env) {
       if (env.policy !== "strict") return null;
-      for (const t of [...redirectReads(cmd), ...env.files(cmd).reads]) {
+      const own = eff.chdir ? env.files(cmd).reads.map((w) => inDirectory(w, eff.chdir!)) : env.files(cmd).reads;
+      for (const t of [...redirectReads(cmd), ...own, ...(eff.wrapperReads ?? [])]) {
         const r = resolveWord(t, cmd.cwd);
         const path = r.kind === "path" ? r.path : r.prefix;
         if (path === null || READABLE_DEVICES.test(path)) continue;

@@ -8,7 +8,9 @@
 import type { Command } from "../facts.ts";
 import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } from "../commands.ts";
 import { isConfigPath, riskyVariable } from "../options/environment.ts";
+import { changesShellRules, SHADOWED } from "./semantics.ts";
 import { judgeEffective, specFor } from "../options/index.ts";
+import { TRANSPARENT_WRAPPERS } from "../wrapper-effects.ts";
 import { resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 /** Why a command is known safe (by its option spec row), or null. */
@@ -16,6 +18,8 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
   if (cmd.argv.length === 0) return "an assignment or redirect";
   const n = eff.name;
   if (n === null) return null;
+  // Through a tracer, a namespace, a new root, a lock, another user or `exec`, a command is not what it is alone.
+  for (const w of eff.wrappers) if (!TRANSPARENT_WRAPPERS.has(w)) return null;
   const args = eff.argv.slice(1);
   if (n === "[[") return "a test";
   const judged = judgeEffective(eff);
@@ -29,6 +33,8 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
 
 /** Why a known-safe verdict does not hold: the option or form the row does not know. */
 export function notKnownSafe(eff: Effective): string | null {
+  const opaque = eff.wrappers.find((w) => !TRANSPARENT_WRAPPERS.has(w));
+  if (opaque) return `it runs through ${opaque}, which changes how or where it runs`;
   const judged = judgeEffective(eff);
   if (judged && judged.unsafe === null && eff.stdinArgs && judged.operandsWritten) return "the files it writes come from its input, which the guard cannot see";
   return judged?.unsafe ?? null;
@@ -67,7 +73,8 @@ export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string 
   const n = eff.name;
   if (n === null) return null;
   const first = eff.argv[0]!;
-  if (isInterpreterName(n)) return eff.argv.length > 1 ? `${n} runs project code` : null;
+  // With an option the guard does not know before it, which word is the program is not known.
+  if (isInterpreterName(n)) return eff.argv.length > 1 && programSource(eff) !== "unknown" ? `${n} runs project code` : null;
   if (SHELLS.has(n)) return programSource(eff) === "file" ? `${n} runs a project script` : null;
   if (n in PKG_SAFE) return packageScript(eff) ? `${n} runs the project's scripts` : null;
   if (n in BUILD_TOOLS) {
@@ -86,7 +93,6 @@ export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string 
 
 // ---- Shell state that changes what later commands do ----
 
-const SHADOWED = new Set([...WRAPPERS, ...SHELLS, "command_not_found_handle", "git", "npm", "node", "python", "python3", "make", "rm", "cp", "mv", "sudo", "curl", "wget"]);
 
 export function shellState(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   if (cmd.fn) {
@@ -108,8 +114,14 @@ export function shellState(cmd: Command, eff: Effective, env: RuleEnv): string |
       return n;
     case "hash":
       return parseArgs(args, "p").values.has("p") ? "hash -p" : null;
+    case "set":
     case "shopt":
-      return args.some((w) => /^(?:expand_aliases|extdebug)$/.test(w.value)) && args.some((w) => /^-[a-z]*[so]/.test(w.value)) ? "shopt -s " + args.find((w) => !w.value.startsWith("-"))!.value : null;
+    case "declare":
+    case "typeset":
+    case "local":
+    case "readonly":
+      // Options that change how later commands are read: also layer 1's `shell-rules`, which asks under every preset.
+      return changesShellRules(eff);
     case "history":
       return args.some((w) => /^-[a-z]*[anrws]/.test(w.value)) && parseArgs(args, "d").operands.length ? "history with a file" : null;
     case "complete":
@@ -196,10 +208,16 @@ export const LAYER3: RuleRow[] = [
     title: "Network access (ask in balanced, refused in strict)",
     reason: "`{detail}` reaches the network.",
     hint: "A person approves network access; or add an allow rule such as `curl:*` for the session.",
-    examples: ["curl https://example.com", "wget https://x/y.tgz", "git push origin main", "git clone https://x/y", "ssh host", "pip install requests", "npx create-vite"],
+    examples: [
+      "curl https://example.com", "wget https://x/y.tgz", "git push origin main", "git clone https://x/y", "ssh host", "pip install requests", "npx create-vite",
+      "cat < /dev/tcp/example.com/80", "exec 3</dev/tcp/example.com/80", "python3 -m code < /dev/tcp/h/80",
+    ],
     nearMisses: ["npm install lodash", "git log", "git remote -v", "echo curl"],
-    match(_cmd, eff) {
-      return network(eff) ? { detail: eff.name! } : null;
+    match(cmd, eff) {
+      if (network(eff)) return { detail: eff.name! };
+      // bash itself opens a socket for `< /dev/tcp/host/port` (and `>`, `<>`), whatever the program.
+      const socket = cmd.redirects.find((r) => r.target && /^\/dev\/(?:tcp|udp)\//.test(r.target.value));
+      return socket ? { detail: `${socket.op} ${socket.target!.value}` } : null;
     },
   },
   {
@@ -210,9 +228,9 @@ export const LAYER3: RuleRow[] = [
     reason: "`{detail}` changes what later commands in this shell do.",
     hint: "Run the command you mean directly instead of redefining one; a person approves changes to the shell itself.",
     examples: [
-      "alias ls='rm -rf x'", "trap 'touch x' EXIT", "hash -p /tmp/x ls", "shopt -s expand_aliases", "enable -f x.so y", "history -w /tmp/x",
-      "ls() { echo hi; }", "f() { echo hi; } > /tmp/x", "coproc cat", "complete -C 'touch x' ls", "compgen -C 'touch x' ls", "mapfile -C 'touch x' -c 1 a < f",
-      "exec > /tmp/log", "git() { id; }", "command_not_found_handle() { id; }",
+      "trap 'touch x' EXIT", "history -w /tmp/x", "f() { echo hi; } > /tmp/x", "coproc cat", "complete -C 'touch x' ls", "compgen -C 'touch x' ls",
+      "mapfile -C 'touch x' -c 1 a < f", "exec > /tmp/log", "bind -x '\"\\C-t\": ls'",
+      // alias, hash -p, enable and functions named like commands are layer 1's shell-rules (they ask under every preset)
     ],
     nearMisses: ["alias", "trap -p", "hash -r", "shopt -s globstar", "history | tail", "f() { echo hi; }; f", "unalias ll"],
     match(cmd, eff, env) {
@@ -248,6 +266,7 @@ export const LAYER3: RuleRow[] = [
     examples: [
       "echo '[core] pager = id' >> .git/config", "echo 'x' > .npmrc", "tee package.json < x", "cat > .gitattributes <<'EOF'\n* diff=x\nEOF",
       "cp x .git/hooks/pre-commit", "echo --pre=sh > .rgrc", "sed -i s/a/b/ package.json",
+      "printf '[core]\\n\\tpager = id\\n' > r/config", "echo 'ref: refs/heads/main' > r/HEAD", "echo x > ~/.ssh/config",
     ],
     nearMisses: ["cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name"],
     match(cmd, _eff, env) {

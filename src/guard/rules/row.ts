@@ -114,6 +114,12 @@ function resolveUncached(word: Word, cwd: string | null): Resolved {
   return { kind: "path", path, glob: word.glob };
 }
 
+/** `word` as seen from `dir` (a relative path is under it). */
+export function inDirectory(word: Word, dir: Word): Word {
+  if (word.value.startsWith("/")) return word;
+  return { ...word, value: `${dir.value}/${word.value}`, dynamic: word.dynamic || dir.dynamic };
+}
+
 /** Every file a command writes: its redirects and the operands its program writes. */
 export function redirectWrites(cmd: Command): Word[] {
   const out: Word[] = [];
@@ -160,7 +166,11 @@ class ScriptEnv implements RuleEnv {
   }
 
   writes(cmd: Command): Word[] {
-    return (this.writeMemo[cmd.id] ??= [...redirectWrites(cmd), ...this.files(cmd).writes]);
+    if (this.writeMemo[cmd.id]) return this.writeMemo[cmd.id]!;
+    const eff = this.effective(cmd);
+    // The shell opens the redirects where it is; the program's own files are where a wrapper moved it (`env -C DIR`).
+    const own = eff.chdir ? this.files(cmd).writes.map((w) => inDirectory(w, eff.chdir!)) : this.files(cmd).writes;
+    return (this.writeMemo[cmd.id] = [...redirectWrites(cmd), ...own, ...(eff.wrapperWrites ?? [])]);
   }
 
   owned(cmd: Command): Command[] {
