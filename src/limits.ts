@@ -262,6 +262,11 @@ export const UI = {
   /** Smallest embed iframe the layout is made for, in CSS pixels. */
   embedMinWidth: 320,
   embedMinHeight: 240,
+  /**
+   * The views draw what happened once per animation frame, never on a tool call's path; where frames stop (a hidden
+   * tab) they draw at least this often.
+   */
+  frameFallbackMs: 250,
 } as const;
 
 /** The embedded runtime: just-bash in a Web Worker. */

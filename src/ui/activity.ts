@@ -1,10 +1,12 @@
 // Activity: every tool call as it happens, from the sandbox's audit entries: the arguments, the guard's verdict and
 // rule, the approval, then status, exit code, duration and output (folded when long). Rules added and API events
-// show as single lines. Export writes the whole audit log as JSONL.
+// show as single lines. Export writes the whole audit log as JSONL. Entries are drawn once per animation frame
+// (frame.ts): the panel watches, it is never on a tool call's path.
 
 import { UI } from "../limits.ts";
 import type { AuditEntry, Sandbox } from "../sandbox.ts";
 import { download, fill, h } from "./dom.ts";
+import { perFrame } from "./frame.ts";
 import { clock, formatDuration, headline, json } from "./format.ts";
 
 interface Card {
@@ -228,9 +230,13 @@ export function createActivity(): ActivityPanel {
       exportButton.disabled = false;
       clearButton.disabled = false;
       for (const entry of s.auditLog()) onEntry(entry);
-      const off = s.onActivity(onEntry);
+      const queue = perFrame<AuditEntry>((entries) => {
+        for (const entry of entries) onEntry(entry);
+      });
+      const off = s.onActivity((entry) => queue.push(entry));
       return () => {
         off();
+        queue.flush();
         if (sandbox === s) sandbox = null;
       };
     },
