@@ -52,6 +52,23 @@ export async function floorAlone(runs: number): Promise<Stats> {
   return (await measure(runs, { floor: async () => void (await bash.exec("echo hi")) })).floor!;
 }
 
+/**
+ * The same exec after the thread slept 1 ms before it, as every call's comes after its thread waited for the call
+ * (a thread that slept runs the same code 1.5–4× slower: caches, and the CPU given meanwhile to others).
+ */
+export async function floorAfterSleep(runs: number): Promise<Stats> {
+  const bash = new Bash({ fs: new InMemoryFs() });
+  for (let i = 0; i < 300; i++) await bash.exec("echo hi");
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const t0 = performance.now();
+    await bash.exec("echo hi");
+    samples.push(performance.now() - t0);
+  }
+  return stats(samples);
+}
+
 const PROMPT = "\x1b]654;prompt\x07";
 /** A line as the session types it: one bracketed paste and Enter. */
 const PASTED_LINE = "\x1b[200~echo hi\x1b[201~\r";
