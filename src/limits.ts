@@ -267,6 +267,8 @@ export const UI = {
    * tab) they draw at least this often.
    */
   frameFallbackMs: 250,
+  /** The activity panel and the files panel redraw at most this often while calls come back to back. */
+  panelRedrawMs: 100,
 } as const;
 
 /** The embedded runtime: just-bash in a Web Worker. */

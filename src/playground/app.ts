@@ -4,6 +4,7 @@
 
 import type { ApiEvent, ApiServer } from "../api/index.ts";
 import type { Sandbox, ShellState } from "../sandbox.ts";
+import { UI } from "../limits.ts";
 import { h } from "../ui/dom.ts";
 import { perFrame } from "../ui/frame.ts";
 import { runDemo } from "./demo.ts";
@@ -115,7 +116,7 @@ export function startApp(params: Params, problems: ParamProblem[]): PageHook {
         : `${runtimeName(info.kind)} is ready.`;
     ui.terminal.note(banner + (params.embed ? "" : " Type a command, or run the demo agent."));
     detach.push(ui.terminal.attach(sandbox.session, next.takeEarlyOutput()));
-    // The latest state, once a frame (ui/frame.ts): the views watch, never on a call's path.
+    // The latest state, at most every UI.panelRedrawMs (ui/frame.ts): the views watch, never on a call's path.
     const shellState = perFrame<ShellState>((states) => {
       const state = states[states.length - 1]!;
       ui.status.setShell(state);
@@ -129,7 +130,7 @@ export function startApp(params: Params, problems: ParamProblem[]): PageHook {
             ? `Shared with the agents · ${state.cwd}`
             : state.state;
       if (states.some((s) => s.state === "idle")) void ui.files?.refresh();
-    });
+    }, { minIntervalMs: UI.panelRedrawMs });
     detach.push(sandbox.session.onState((state) => shellState.push(state)), () => shellState.flush());
     detach.push(ui.approvals.attach(sandbox.approvals));
     if (ui.activity !== undefined) detach.push(ui.activity.attach(sandbox));
