@@ -2,6 +2,8 @@
 // FIPS 180-4, checked against node:crypto in test/audit.test.ts. The audit log hashes an evicted entry on each call in
 // steady state, so the buffers are kept between calls (one thread, no re-entry: nothing here awaits or calls out).
 
+import { hex } from "../lib/text.ts";
+
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
   0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
@@ -15,7 +17,7 @@ const K = new Uint32Array([
 const encoder = new TextEncoder();
 const W = new Uint32Array(64);
 const H = new Uint32Array(8);
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const DIGEST = new Uint8Array(32);
 /** The message and its padding; grown (to a power of two) when a longer one comes, kept while small. */
 let scratch = new Uint8Array(1024);
 const KEEP_BYTES = 64 * 1024;
@@ -77,10 +79,12 @@ export function sha256Hex(text: string): string {
     H[0] = H[0]! + a; H[1] = H[1]! + b; H[2] = H[2]! + c; H[3] = H[3]! + d;
     H[4] = H[4]! + e; H[5] = H[5]! + f; H[6] = H[6]! + g; H[7] = H[7]! + h;
   }
-  let hex = "";
   for (let i = 0; i < 8; i++) {
     const x = H[i]!;
-    hex += HEX[x >>> 24]! + HEX[(x >>> 16) & 0xff]! + HEX[(x >>> 8) & 0xff]! + HEX[x & 0xff]!;
+    DIGEST[i * 4] = x >>> 24;
+    DIGEST[i * 4 + 1] = x >>> 16;
+    DIGEST[i * 4 + 2] = x >>> 8;
+    DIGEST[i * 4 + 3] = x;
   }
-  return hex;
+  return hex(DIGEST);
 }

@@ -4,6 +4,7 @@
 // TRAILER_SOURCE), and function definitions are tracked as they run, so functions carry over exactly. The state is
 // plain data (protocol.ts CarryState), so a fresh worker (after C-c had to end one) starts from it too.
 
+import { hex } from "../../lib/text.ts";
 import type { Interpreter } from "./interpreter.ts";
 import type { CarryState } from "./protocol.ts";
 import { mayChangeFunctionsOrArrays } from "./state-changes.ts";
@@ -38,7 +39,6 @@ function carried(name: string): boolean {
   return !NOT_CARRIED.has(name) && !name.startsWith(STATUS_VARIABLE);
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 /** The platform's random bytes, fetched 1 KiB at a time (a call costs 10 µs in Node); each byte is used once. */
 const pool = new Uint8Array(1024);
 let poolAt = pool.length;
@@ -49,8 +49,7 @@ function randomToken(): string {
     globalThis.crypto.getRandomValues(pool);
     poolAt = 0;
   }
-  let token = "";
-  for (let i = poolAt; i < poolAt + 8; i++) token += HEX[pool[i]!]!;
+  const token = hex(pool, poolAt, poolAt + 8);
   poolAt += 8;
   return token;
 }
