@@ -262,6 +262,13 @@ export const UI = {
   /** Smallest embed iframe the layout is made for, in CSS pixels. */
   embedMinWidth: 320,
   embedMinHeight: 240,
+  /**
+   * The views draw what happened once per animation frame, never on a tool call's path; where frames stop (a hidden
+   * tab) they draw at least this often.
+   */
+  frameFallbackMs: 250,
+  /** The activity panel and the files panel redraw at most this often while calls come back to back. */
+  panelRedrawMs: 100,
 } as const;
 
 /** The embedded runtime: just-bash in a Web Worker. */

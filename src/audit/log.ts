@@ -19,6 +19,7 @@
 import { AUDIT } from "../limits.ts";
 import { headOf } from "../lib/text.ts";
 import { sha256Hex } from "./sha256.ts";
+import { Fifo } from "../lib/fifo.ts";
 import { Listeners } from "../lib/listeners.ts";
 import { NoiseRoom } from "./noise.ts";
 import { SecurityRoom } from "./security.ts";
@@ -105,7 +106,7 @@ interface FloodWindow {
 export class AuditLog {
   readonly limits: AuditLimits;
   private readonly security: SecurityRoom;
-  private readonly activity: Array<{ entry: AuditEntry; chars: number }> = [];
+  private readonly activity = new Fifo<{ entry: AuditEntry; chars: number }>();
   private activityChars = 0;
   private readonly noise: NoiseRoom;
   private readonly listeners = new Listeners<AuditEntry>("activity");
@@ -127,18 +128,22 @@ export class AuditLog {
   }
 
   entries(): AuditEntry[] {
-    const all = [...this.security.entries(), ...this.activity.map((k) => k.entry), ...this.noise.entries()];
+    const all = [...this.security.entries(), ...this.activityEntries(), ...this.noise.entries()];
     return all.sort((a, b) => a.seq - b.seq).map((e) => ({ ...e }));
   }
 
   room(room: AuditRoom): AuditEntry[] {
-    const list = room === "security" ? this.security.entries() : room === "activity" ? this.activity.map((k) => k.entry) : this.noise.entries();
+    const list = room === "security" ? this.security.entries() : room === "activity" ? this.activityEntries() : this.noise.entries();
     return list.sort((a, b) => a.seq - b.seq).map((e) => ({ ...e }));
   }
 
   exportJsonl(): string {
     const all = this.entries();
     return all.map((e) => JSON.stringify(e)).join("\n") + (all.length > 0 ? "\n" : "");
+  }
+
+  private activityEntries(): AuditEntry[] {
+    return this.activity.toArray().map((k) => k.entry);
   }
 
   on(listener: (entry: AuditEntry) => void): () => void {
@@ -161,15 +166,9 @@ export class AuditLog {
       const chars = JSON.stringify(entry).length;
       this.activity.push({ entry, chars });
       this.activityChars += chars;
-      let drop = 0;
-      while (
-        drop < this.activity.length - 1 &&
-        (this.activity.length - drop > this.limits.maxActivityEntries || this.activityChars > this.limits.maxActivityChars)
-      ) {
-        this.activityChars -= this.activity[drop]!.chars;
-        drop++;
+      while (this.activity.length > 1 && (this.activity.length > this.limits.maxActivityEntries || this.activityChars > this.limits.maxActivityChars)) {
+        this.activityChars -= this.activity.shift()!.chars;
       }
-      if (drop > 0) this.activity.splice(0, drop);
     }
     this.listeners.emit(entry);
     return entry;

@@ -9,6 +9,7 @@
 // - Past half of AUDIT.maxEntries callers (a page opening connection after connection), the newest callers are merged
 //   whole into one summary of their own: the first to come are kept.
 
+import { Fifo } from "../lib/fifo.ts";
 import { Fold } from "./fold.ts";
 import type { AuditEntry } from "./log.ts";
 
@@ -26,7 +27,7 @@ interface Kept {
 
 class Part {
   first: Kept | null = null;
-  readonly rest: Kept[] = [];
+  readonly rest = new Fifo<Kept>();
   fold: Fold | null = null;
   chars = 0;
   constructor(readonly caller: string | undefined) {}

@@ -1,5 +1,8 @@
 // SHA-256 of a string's UTF-8 bytes, synchronous (Web Crypto's digest is async; the audit log records as it goes).
-// FIPS 180-4, checked against node:crypto in test/audit.test.ts.
+// FIPS 180-4, checked against node:crypto in test/audit.test.ts. The audit log hashes an evicted entry on each call in
+// steady state, so the buffers are kept between calls (one thread, no re-entry: nothing here awaits or calls out).
+
+import { hex } from "../lib/text.ts";
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
@@ -11,42 +14,77 @@ const K = new Uint32Array([
   0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
+const encoder = new TextEncoder();
+const W = new Uint32Array(64);
+const H = new Uint32Array(8);
+const DIGEST = new Uint8Array(32);
+/** The message and its padding; grown (to a power of two) when a longer one comes, kept while small. */
+let scratch = new Uint8Array(1024);
+const KEEP_BYTES = 64 * 1024;
+
 export function sha256Hex(text: string): string {
-  const data = new TextEncoder().encode(text);
-  const bitLength = data.length * 8;
-  const blocks = Math.ceil((data.length + 9) / 64);
-  const buf = new Uint8Array(blocks * 64);
-  buf.set(data);
-  buf[data.length] = 0x80;
-  const view = new DataView(buf.buffer);
-  view.setUint32(buf.length - 8, Math.floor(bitLength / 2 ** 32));
-  view.setUint32(buf.length - 4, bitLength >>> 0);
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
-  for (let off = 0; off < buf.length; off += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const a = w[i - 15]!;
-      const b = w[i - 2]!;
-      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
-      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
-      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit; the padding at most 72 more.
+  const room = text.length * 3 + 72;
+  let buf = scratch;
+  if (buf.length < room) {
+    buf = new Uint8Array(2 ** Math.ceil(Math.log2(room)));
+    if (buf.length <= KEEP_BYTES) scratch = buf;
+  }
+  const length = encoder.encodeInto(text, buf).written;
+  const blocks = Math.ceil((length + 9) / 64);
+  const end = blocks * 64;
+  buf[length] = 0x80;
+  buf.fill(0, length + 1, end - 8);
+  const bitsHigh = Math.floor(length / 2 ** 29);
+  const bitsLow = (length * 8) >>> 0;
+  buf[end - 8] = bitsHigh >>> 24;
+  buf[end - 7] = bitsHigh >>> 16;
+  buf[end - 6] = bitsHigh >>> 8;
+  buf[end - 5] = bitsHigh;
+  buf[end - 4] = bitsLow >>> 24;
+  buf[end - 3] = bitsLow >>> 16;
+  buf[end - 2] = bitsLow >>> 8;
+  buf[end - 1] = bitsLow;
+
+  H[0] = 0x6a09e667; H[1] = 0xbb67ae85; H[2] = 0x3c6ef372; H[3] = 0xa54ff53a;
+  H[4] = 0x510e527f; H[5] = 0x9b05688c; H[6] = 0x1f83d9ab; H[7] = 0x5be0cd19;
+  for (let off = 0; off < end; off += 64) {
+    for (let i = 0; i < 16; i++) {
+      const j = off + i * 4;
+      W[i] = (buf[j]! << 24) | (buf[j + 1]! << 16) | (buf[j + 2]! << 8) | buf[j + 3]!;
     }
-    let [a, b, c, d, e, f, g, hh] = h as unknown as number[];
+    for (let i = 16; i < 64; i++) {
+      const a = W[i - 15]!;
+      const b = W[i - 2]!;
+      const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
+      const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
+      W[i] = W[i - 16]! + s0 + W[i - 7]! + s1;
+    }
+    let a: number = H[0]!, b: number = H[1]!, c: number = H[2]!, d: number = H[3]!;
+    let e: number = H[4]!, f: number = H[5]!, g: number = H[6]!, h: number = H[7]!;
     for (let i = 0; i < 64; i++) {
-      const t1 = (hh! + (rotr(e!, 6) ^ rotr(e!, 11) ^ rotr(e!, 25)) + ((e! & f!) ^ (~e! & g!)) + K[i]! + w[i]!) >>> 0;
-      const t2 = ((rotr(a!, 2) ^ rotr(a!, 13) ^ rotr(a!, 22)) + ((a! & b!) ^ (a! & c!) ^ (b! & c!))) >>> 0;
-      hh = g;
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (h + S1 + ((e & f) ^ (~e & g)) + K[i]! + W[i]!) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
       g = f;
       f = e;
-      e = (d! + t1) >>> 0;
+      e = (d + t1) | 0;
       d = c;
       c = b;
       b = a;
-      a = (t1 + t2) >>> 0;
+      a = (t1 + t2) | 0;
     }
-    h[0]! += a!; h[1]! += b!; h[2]! += c!; h[3]! += d!; h[4]! += e!; h[5]! += f!; h[6]! += g!; h[7]! += hh!;
+    H[0] = H[0]! + a; H[1] = H[1]! + b; H[2] = H[2]! + c; H[3] = H[3]! + d;
+    H[4] = H[4]! + e; H[5] = H[5]! + f; H[6] = H[6]! + g; H[7] = H[7]! + h;
   }
-  return [...h].map((x) => x.toString(16).padStart(8, "0")).join("");
+  for (let i = 0; i < 8; i++) {
+    const x = H[i]!;
+    DIGEST[i * 4] = x >>> 24;
+    DIGEST[i * 4 + 1] = x >>> 16;
+    DIGEST[i * 4 + 2] = x >>> 8;
+    DIGEST[i * 4 + 3] = x;
+  }
+  return hex(DIGEST);
 }

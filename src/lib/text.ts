@@ -1,4 +1,4 @@
-// Text helpers every layer uses: clipping for messages, shell quoting, and bash's $'…' decoding.
+// Text helpers every layer uses: clipping for messages, shell quoting, bash's $'…' decoding, bytes as hex.
 
 /**
  * The first `max` characters of `text` as a string of their own. A plain slice of a long string keeps the whole of it
@@ -113,4 +113,13 @@ export function readAnsiC(text: string, start: number, untilQuote = true): { val
 /** The body of a `$'…'` word (what stands between the quotes) decoded. */
 export function decodeAnsiC(body: string): string {
   return readAnsiC(body, 0, false).value;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** Bytes `start` to `end` (as subarray takes them) as lowercase hex digits. */
+export function hex(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  let out = "";
+  for (let i = start; i < end; i++) out += HEX[bytes[i]!]!;
+  return out;
 }

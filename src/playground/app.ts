@@ -3,8 +3,10 @@
 // swaps the sandbox when a retry brings WebContainer up.
 
 import type { ApiEvent, ApiServer } from "../api/index.ts";
-import type { Sandbox } from "../sandbox.ts";
+import type { Sandbox, ShellState } from "../sandbox.ts";
+import { UI } from "../limits.ts";
 import { h } from "../ui/dom.ts";
+import { perFrame } from "../ui/frame.ts";
 import { runDemo } from "./demo.ts";
 import { buildLayout, type Layout } from "../ui/layout.ts";
 import type { ParamProblem, Params } from "./params.ts";
@@ -114,21 +116,22 @@ export function startApp(params: Params, problems: ParamProblem[]): PageHook {
         : `${runtimeName(info.kind)} is ready.`;
     ui.terminal.note(banner + (params.embed ? "" : " Type a command, or run the demo agent."));
     detach.push(ui.terminal.attach(sandbox.session, next.takeEarlyOutput()));
-    detach.push(
-      sandbox.session.onState((state) => {
-        ui.status.setShell(state);
-        ui.shellNote.dataset.state = state.state === "running" ? (state.by ?? "") : state.state;
-        ui.shellNote.textContent =
-          state.state === "running"
-            ? state.by === "agent"
-              ? `An agent runs ${state.command ?? "a command"}: your keys wait (Ctrl+C stops it)`
-              : "Your command runs"
-            : state.state === "idle"
-              ? `Shared with the agents · ${state.cwd}`
-              : state.state;
-        if (state.state === "idle") void ui.files?.refresh();
-      }),
-    );
+    // The latest state, at most every UI.panelRedrawMs (ui/frame.ts): the views watch, never on a call's path.
+    const shellState = perFrame<ShellState>((states) => {
+      const state = states[states.length - 1]!;
+      ui.status.setShell(state);
+      ui.shellNote.dataset.state = state.state === "running" ? (state.by ?? "") : state.state;
+      ui.shellNote.textContent =
+        state.state === "running"
+          ? state.by === "agent"
+            ? `An agent runs ${state.command ?? "a command"}: your keys wait (Ctrl+C stops it)`
+            : "Your command runs"
+          : state.state === "idle"
+            ? `Shared with the agents · ${state.cwd}`
+            : state.state;
+      if (states.some((s) => s.state === "idle")) void ui.files?.refresh();
+    }, { minIntervalMs: UI.panelRedrawMs });
+    detach.push(sandbox.session.onState((state) => shellState.push(state)), () => shellState.flush());
     detach.push(ui.approvals.attach(sandbox.approvals));
     if (ui.activity !== undefined) detach.push(ui.activity.attach(sandbox));
     if (ui.files !== undefined) detach.push(ui.files.attach(sandbox.runtime.fs, info.workspace));

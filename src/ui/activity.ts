@@ -1,10 +1,12 @@
 // Activity: every tool call as it happens, from the sandbox's audit entries: the arguments, the guard's verdict and
 // rule, the approval, then status, exit code, duration and output (folded when long). Rules added and API events
-// show as single lines. Export writes the whole audit log as JSONL.
+// show as single lines. Export writes the whole audit log as JSONL. Entries are drawn once per animation frame
+// (frame.ts): the panel watches, it is never on a tool call's path.
 
 import { UI } from "../limits.ts";
 import type { AuditEntry, Sandbox } from "../sandbox.ts";
 import { download, fill, h } from "./dom.ts";
+import { perFrame } from "./frame.ts";
 import { clock, formatDuration, headline, json } from "./format.ts";
 
 interface Card {
@@ -85,7 +87,11 @@ export function createActivity(): ActivityPanel {
     empty.hidden = false;
   });
 
-  /** Keeps the newest call in view when the person was looking at the end. */
+  /**
+   * Keeps the newest call in view when the person was looking at the end. Reading where the panel is scrolled makes the
+   * browser lay the page out: it is read once before a batch of entries is drawn and written once after, never
+   * between two entries (each read after a change would lay the page out again).
+   */
   function stick(): () => void {
     const scroller = (element.closest(".tabpanel") as HTMLElement | null) ?? element;
     const atEnd = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 60;
@@ -94,8 +100,14 @@ export function createActivity(): ActivityPanel {
     };
   }
 
-  function add(el: HTMLElement): void {
+  /** Draws entries in order, with one layout read before and one scroll after. */
+  function draw(entries: Iterable<AuditEntry>): void {
     const restore = stick();
+    for (const entry of entries) onEntry(entry);
+    restore();
+  }
+
+  function add(el: HTMLElement): void {
     empty.hidden = true;
     list.append(el);
     while (list.children.length > UI.activityMaxCalls) {
@@ -103,7 +115,6 @@ export function createActivity(): ActivityPanel {
       if (first.dataset.callId) cards.delete(first.dataset.callId);
       first.remove();
     }
-    restore();
   }
 
   function line(entry: AuditEntry, text: string, cls: string): void {
@@ -183,7 +194,6 @@ export function createActivity(): ActivityPanel {
       case "result": {
         const card = callId !== undefined ? cards.get(callId) : undefined;
         if (card === undefined) return;
-        const restore = stick();
         const status = str(e.status);
         const exit = typeof e.exitCode === "number" ? e.exitCode : null;
         const ok = e.isError !== true && (exit === null || exit === 0) && status === "completed";
@@ -199,7 +209,6 @@ export function createActivity(): ActivityPanel {
         );
         const text = str(e.text);
         if (text !== "") card.output.replaceChildren(foldable("output", text, "out"));
-        restore();
         for (const l of resultListeners) l(e);
         return;
       }
@@ -227,10 +236,12 @@ export function createActivity(): ActivityPanel {
       sandbox = s;
       exportButton.disabled = false;
       clearButton.disabled = false;
-      for (const entry of s.auditLog()) onEntry(entry);
-      const off = s.onActivity(onEntry);
+      draw(s.auditLog());
+      const queue = perFrame<AuditEntry>(draw, { minIntervalMs: UI.panelRedrawMs });
+      const off = s.onActivity((entry) => queue.push(entry));
       return () => {
         off();
+        queue.flush();
         if (sandbox === s) sandbox = null;
       };
     },

@@ -1,13 +1,14 @@
 // The terminal: xterm.js (DOM renderer, screen-reader mode on, so its text reaches assistive technology and tests)
-// attached to the sandbox's one persistent shell. Output is shown raw as it comes; keystrokes go to
-// session.writeFromPerson, which holds them back while an agent's command runs; the terminal fits its panel on every
-// resize and tells the shell its size.
+// attached to the sandbox's one persistent shell. Output is shown raw, as one write per animation frame (frame.ts: the
+// terminal watches, it is never on a tool call's path); keystrokes go to session.writeFromPerson, which holds them
+// back while an agent's command runs; the terminal fits its panel on every resize and tells the shell its size.
 
 import { FitAddon } from "@xterm/addon-fit";
 import { Terminal, type ITheme } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { UI } from "../limits.ts";
 import type { ShellSession } from "../sandbox.ts";
+import { perFrame } from "./frame.ts";
 import { onSchemeChange, scheme, type Scheme } from "./theme.ts";
 
 const DARK: ITheme = {
@@ -116,6 +117,7 @@ export function createTerminal(host: HTMLElement, options: { fontSize: number })
 
   let session: ShellSession | null = null;
   let last = "";
+  const output = perFrame<string>((chunks) => term.write(chunks.join("")));
   const fit = (): void => {
     if (host.offsetWidth === 0 || host.offsetHeight === 0) return;
     try {
@@ -139,19 +141,21 @@ export function createTerminal(host: HTMLElement, options: { fontSize: number })
   return {
     term,
     note(text: string, newline = true) {
+      output.flush(); // after the output that came before it
       term.write(`\x1b[2m${wrap(text, Math.max(20, term.cols - 1)).join("\r\n")}\x1b[0m${newline ? "\r\n" : ""}`);
     },
     attach(s: ShellSession, early = "") {
       session = s;
       last = "";
       if (early !== "") term.write(early);
-      const offOutput = s.onRawOutput((chunk) => term.write(chunk));
+      const offOutput = s.onRawOutput((chunk) => output.push(chunk));
       const input = term.onData((data) => s.writeFromPerson(data));
       fit();
       s.resize(term.cols, term.rows);
       last = `${term.cols}x${term.rows}`;
       return () => {
         offOutput();
+        output.flush();
         input.dispose();
         if (session === s) session = null;
       };

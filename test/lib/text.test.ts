@@ -1,9 +1,16 @@
 // Text helpers every layer uses (src/lib/text.ts): clipping, shell quoting, bash's $'…' decoding.
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { clip, clipLine, decodeAnsiC, readAnsiC, shellQuote } from "../../src/lib/text.ts";
+import { clip, clipLine, decodeAnsiC, hex, readAnsiC, shellQuote } from "../../src/lib/text.ts";
 
 describe("lib/text", () => {
+  it("hex gives each byte as two lowercase digits, over the range asked for", () => {
+    const bytes = Uint8Array.from([0, 1, 15, 16, 171, 255]);
+    expect(hex(bytes)).toBe("00010f10abff");
+    expect(hex(bytes, 2, 5)).toBe("0f10ab");
+    expect(hex(new Uint8Array(0))).toBe("");
+  });
+
   it("clip keeps short text and cuts long text to max characters ending in …", () => {
     expect(clip("hello", 5)).toBe("hello");
     expect(clip("hello!", 5)).toBe("hell…");

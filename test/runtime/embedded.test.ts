@@ -463,6 +463,22 @@ describe("embedded runtime", () => {
       expect(await runtime.fs.stat("/tmp/made/here")).toEqual({ type: "dir", size: 0 });
     });
 
+    it("a worker that replaces one stopped by C-c starts from the latest state, also after lines that changed nothing", async () => {
+      // The state goes to the page only when a line changed it: the lines between must not leave the page's copy stale.
+      const t = await shell();
+      await t.run("export KEEP=me; cd /tmp");
+      for (let i = 0; i < 3; i++) expect((await t.run("echo same")).output).toBe("same\n");
+      await t.run("X=changed; f() { echo fn; }; false");
+      for (let i = 0; i < 3; i++) expect((await t.run("echo same")).output).toBe("same\n");
+      const n = t.promptCount();
+      t.proc.write("\x1b[200~while true; do :; done\x1b[201~\r");
+      await t.waitFor((raw) => raw.includes(`start=${runtime.markerNonce}`) && raw.lastIndexOf("start=") > raw.lastIndexOf("prompt"));
+      await new Promise((r) => setTimeout(r, 400));
+      t.proc.write("\x03");
+      await t.prompts(n + 1, 30_000);
+      expect((await t.run("echo $KEEP $X; f; pwd")).output).toBe("me changed\nfn\n/tmp\n");
+    });
+
     it("C-c stops a sleep at once without replacing the worker", async () => {
       const t = await shell();
       await t.run("X=still-here");

@@ -4,6 +4,7 @@
 // TRAILER_SOURCE), and function definitions are tracked as they run, so functions carry over exactly. The state is
 // plain data (protocol.ts CarryState), so a fresh worker (after C-c had to end one) starts from it too.
 
+import { hex } from "../../lib/text.ts";
 import type { Interpreter } from "./interpreter.ts";
 import type { CarryState } from "./protocol.ts";
 import { mayChangeFunctionsOrArrays } from "./state-changes.ts";
@@ -38,11 +39,32 @@ function carried(name: string): boolean {
   return !NOT_CARRIED.has(name) && !name.startsWith(STATUS_VARIABLE);
 }
 
+/** The platform's random bytes, fetched 1 KiB at a time (a call costs 10 µs in Node); each byte is used once. */
+const pool = new Uint8Array(1024);
+let poolAt = pool.length;
+
 /** 16 random hex digits. */
 function randomToken(): string {
-  const bytes = new Uint8Array(8);
-  globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (poolAt + 8 > pool.length) {
+    globalThis.crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
+  const token = hex(pool, poolAt, poolAt + 8);
+  poolAt += 8;
+  return token;
+}
+
+function sameEnv(a: Record<string, string>, b: Record<string, string>): boolean {
+  let n = 0;
+  for (const key in a) {
+    if (a[key] !== b[key]) return false;
+    n++;
+  }
+  return n === Object.keys(b).length;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** `declare -x NAME="VALUE"` lines of the exported variables (what `export -p` prints), sorted. */
@@ -58,6 +80,13 @@ export function exportText(state: CarryState): string {
 export class CarryOver {
   /** The state the next command line starts from. */
   state: CarryState;
+  /**
+   * Counts changes of `state` (a new object, or a new exit code): the shell posts the state and rewrites the env file
+   * only when it has changed since it last did.
+   */
+  version = 0;
+  /** The running line left functions, variables, exports and cwd as they were (adoptStatus): restore has less to do. */
+  private unchanged = false;
   private functions = new Map<string, FunctionRecord>();
   private arrayPrelude: StatementNode[] = [];
   private readonly trailer: StatementNode | null;
@@ -98,6 +127,7 @@ export class CarryOver {
   /** The parts of a command line's rewrite that carry state: arrays first, the trailer last, functions tracked. */
   rewrite(stream: boolean, tty: boolean, nounsetCheck: boolean): RewriteOptions {
     this.captured = null;
+    this.unchanged = false;
     this.defined = new Map();
     this.fnIds = new Map();
     const token = randomToken();
@@ -156,7 +186,7 @@ export class CarryOver {
     const c = this.captured;
     this.captured = null;
     if (c === null) return false;
-    this.state = this.fromCaptured(c);
+    this.replace(this.fromCaptured(c));
     return true;
   }
 
@@ -170,21 +200,27 @@ export class CarryOver {
     const vars: Record<string, string> = {};
     for (const [k, v] of Object.entries(env)) if (carried(k)) vars[k] = v;
     const st = this.interp.state;
-    this.state = { ...this.state, env: vars, cwd: vars.PWD ?? this.state.cwd, exported: [...st.exportedVars], readonly: [...st.readonlyVars] };
+    const cwd = vars.PWD ?? this.state.cwd;
+    const exported = [...st.exportedVars];
+    const readonly = [...st.readonlyVars];
+    const was = this.state;
+    // Most lines change nothing the next one starts from (`echo hi`): the state stays the same object.
+    this.unchanged = cwd === was.cwd && sameEnv(vars, was.env) && sameList(exported, was.exported) && sameList(readonly, was.readonly);
+    if (!this.unchanged) this.replace({ ...was, env: vars, cwd, exported, readonly });
     const n = Number(code);
     return Number.isInteger(n) ? n : 0;
   }
 
   /** The trailer did not run, but the interpreter returned its final environment. */
   adoptEnv(env: Record<string, string>): void {
-    this.state = { ...this.state, env: { ...env }, cwd: env.PWD ?? this.state.cwd };
+    this.replace({ ...this.state, env: { ...env }, cwd: env.PWD ?? this.state.cwd });
   }
 
   /** `set -u` stopped the line before the trailer: it stays on, as in bash. */
   keepNounset(): void {
     const opts = new Set((this.state.env.SHELLOPTS ?? "").split(":").filter((o) => o !== ""));
     opts.add("nounset");
-    this.state = { ...this.state, env: { ...this.state.env, SHELLOPTS: [...opts].sort().join(":") } };
+    this.replace({ ...this.state, env: { ...this.state.env, SHELLOPTS: [...opts].sort().join(":") } });
   }
 
   /** The line ended with `code`: `$?` is set and the state goes into the interpreter for the next line. */
@@ -195,6 +231,7 @@ export class CarryOver {
   }
 
   setLastCode(code: number): void {
+    if (this.state.lastExitCode !== code || this.state.env["?"] !== String(code)) this.version++;
     this.state.lastExitCode = code;
     this.state.env["?"] = String(code);
     const st = this.interp.state;
@@ -204,10 +241,23 @@ export class CarryOver {
 
   // ---------------------------------------------------------------------------------------------- the interpreter
 
+  private replace(next: CarryState): void {
+    this.state = next;
+    this.version++;
+  }
+
   /** Puts the state into the interpreter's base state (what the next exec starts from). */
   private restore(): void {
     const carry = this.state;
     const st = this.interp.state;
+    if (this.unchanged) {
+      // exec() ran on copies of the environment, options, functions and arrays, and the exported and readonly names
+      // were found as they were (adoptStatus); only shopt's options are the base state's own object, changed in place.
+      this.unchanged = false;
+      st.env.delete("?"); // as the rebuild below leaves it: the base environment holds exported variables only
+      this.restoreShopts();
+      return;
+    }
     // The base environment holds only exported variables: `bash -c`, `sh -c` and xargs children start from it. The
     // rest is passed to each top-level exec() as its own environment (see the interactive shell's runLine).
     const exported = new Set(carry.exported);
@@ -219,9 +269,7 @@ export class CarryOver {
     st.readonlyVars = new Set(carry.readonly);
     const opts = new Set((carry.env.SHELLOPTS ?? "").split(":"));
     for (const key of Object.keys(st.options)) st.options[key] = opts.has(key);
-    const shopts = new Set((carry.env.BASHOPTS ?? "").split(":"));
-    if (carry.env.BASHOPTS !== undefined) for (const key of Object.keys(st.shoptOptions)) st.shoptOptions[key] = shopts.has(key);
-    st.shoptOptions.expand_aliases = true;
+    this.restoreShopts();
     // functions: this worker's own records where it has them, else parsed from their text
     const records = new Map<string, FunctionRecord>();
     for (const { name, text } of carry.functions) {
@@ -236,6 +284,14 @@ export class CarryOver {
     this.functions = records;
     st.functions = new Map([...records].map(([name, r]) => [name, { ...r.node, sourceFile: "main" }]));
     this.arrayPrelude = this.arrayStatements(carry.arrays);
+  }
+
+  private restoreShopts(): void {
+    const carry = this.state;
+    const st = this.interp.state;
+    const shopts = new Set((carry.env.BASHOPTS ?? "").split(":"));
+    if (carry.env.BASHOPTS !== undefined) for (const key of Object.keys(st.shoptOptions)) st.shoptOptions[key] = shopts.has(key);
+    st.shoptOptions.expand_aliases = true;
   }
 
   private functionFromText(name: string, text: string): FunctionDefNode | null {

@@ -16,6 +16,7 @@
 
 import { SHELL, WORKSPACE } from "../../limits.ts";
 import { Listeners } from "../../lib/listeners.ts";
+import { hex } from "../../lib/text.ts";
 import type {
   Capabilities,
   JobSpawnOptions,
@@ -78,7 +79,7 @@ const EXPECTED_PROGRAMS = [
 function randomNonce(): string {
   const bytes = new Uint8Array(12);
   globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(bytes);
 }
 
 class JustBashRuntime implements EmbeddedRuntime, ProcessHost {

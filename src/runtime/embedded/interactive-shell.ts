@@ -10,7 +10,7 @@ import type { ExecResult, Interpreter } from "./interpreter.ts";
 import { type EditorEvent, LineEditor } from "./line-editor.ts";
 import type { TtyKind } from "./devices.ts";
 import type { MirroredFs } from "./mirrored-fs.ts";
-import type { InitMessage, Post } from "./protocol.ts";
+import type { CarryState, InitMessage, Post } from "./protocol.ts";
 import { completeness } from "./completeness.ts";
 import { TtyRead } from "./tty-read.ts";
 import { type OutputNews, toTerminal, type WorkerOutput } from "./worker-output.ts";
@@ -65,8 +65,11 @@ export class InteractiveShell {
   private unboundSeen = false;
   /** `set -u` is on, or the running line may turn it on (the interpreter's live options are not visible from here). */
   private nounsetPossible = false;
-  /** The env file's text as last written. */
+  /** The env file's text as last written, and the state's version it was written from. */
   private envText: string | null = null;
+  private envVersion = -1;
+  /** The state's version the page has (sent with a `data` message). */
+  private postedVersion = -1;
 
   constructor(parts: ShellParts) {
     this.init = parts.init;
@@ -101,13 +104,21 @@ export class InteractiveShell {
     }
     await this.writeEnvFile();
     if (this.init.envFile !== undefined) this.emit(formatMarker(`envfile=${this.nonce}:${this.init.envFile}`));
-    this.showPrompt({ state: this.carry.state });
+    this.showPrompt(this.stateNews());
+  }
+
+  /** The state for the page, when it changed since the page last got it. */
+  private stateNews(): { state?: CarryState } {
+    if (this.carry.version === this.postedVersion) return {};
+    this.postedVersion = this.carry.version;
+    return { state: this.carry.state };
   }
 
   /** Keeps `export -p` of the shell in init.envFile, for the session engine to restore after `exit`. */
   private async writeEnvFile(): Promise<void> {
     const path = this.init.envFile;
-    if (path === undefined) return;
+    if (path === undefined || this.carry.version === this.envVersion) return;
+    this.envVersion = this.carry.version;
     const text = exportText(this.carry.state);
     if (text === this.envText) return;
     this.envText = text;
@@ -316,7 +327,7 @@ export class InteractiveShell {
     this.busy = false;
     if (exitShell) {
       this.emit("exit\r\n");
-      this.out.flush({ busy: false, state: this.carry.state });
+      this.out.flush({ busy: false, ...this.stateNews() });
       this.exit(code);
       return;
     }
@@ -326,7 +337,7 @@ export class InteractiveShell {
     this.typeahead = "";
     if (unread > 0) this.emit(formatMarker(`discarded=${this.nonce}:${unread}`));
     this.emit(this.endMarkers(code));
-    this.showPrompt({ busy: false, state: this.carry.state });
+    this.showPrompt({ busy: false, ...this.stateNews() });
   }
 
   /** The line's exit code and state, from how it ended; the output the interpreter held back goes out. */
