@@ -187,6 +187,12 @@ export const INPUT = {
    * 32 KB, seconds past 64 KB, minutes at 5 MB); a longer broken one is refused with "send valid JSON".
    */
   maxRepairChars: 32 * 1024,
+  /**
+   * In a repaired (not valid) JSON string, the characters other than white space and comments that may stand between
+   * the end of one string and something shaped like a key (`"echo hi"، "note": "x`, `"echo hi"| note: "x`) for the
+   * two to count as a field boundary, which the repair must not swallow (src/tools/boundaries.ts).
+   */
+  fieldGapChars: 8,
 } as const;
 
 export const AUDIT = {
