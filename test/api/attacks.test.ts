@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveSandbox } from "../../src/api/index.ts";
 import type { PortLike } from "../../src/api/transport.ts";
-import { connectSandbox } from "../../src/client/index.ts";
+import { connectOverPort, connectSandbox } from "../../src/client/index.ts";
 import { API, AUDIT, INPUT } from "../../src/limits.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { FakeWindow, frame } from "./fakes.ts";
@@ -584,6 +584,41 @@ describe("one caller cannot erase another caller's evidence (red team H2, L1, L3
       expect(sandbox.auditLog().filter((e) => e.type === "input")).toHaveLength(0);
       await victim.close();
       await evil.close();
+    } finally {
+      await close();
+    }
+  });
+
+  it("3,500 connections of one page × 3 refused commands never fold another page's verdict, nor the page's own first connection's (red team N12)", async () => {
+    const { sandbox, served, close } = await servedSandbox({ runtime: "embedded", approver: "deny" });
+    const from = (origin: string) => {
+      const channel = new MessageChannel();
+      served.api.connect(channel.port1 as unknown as PortLike, origin);
+      return connectOverPort(channel.port2 as unknown as PortLike, { origin: SANDBOX_ORIGIN });
+    };
+    try {
+      const victim = await from("http://victim.test");
+      const own = await connect(served); // the attacking page's own first connection
+      for (const c of ["rm -rf precious-1", "rm -rf precious-2", "rm -rf precious-3"]) {
+        await victim.callTool("bash", { command: c });
+        await own.callTool("bash", { command: `${c}-own` });
+      }
+      const kept = sandbox.auditLog().filter((e) => e.type === "verdict" && String(e.command).startsWith("rm -rf precious"));
+      expect(kept).toHaveLength(6);
+      for (let i = 0; i < 3_500; i++) {
+        const c = await connect(served);
+        for (let k = 0; k < 3; k++) await c.callTool("bash", { command: `rm -rf junk-${i}-${k}` });
+        await c.close();
+      }
+      const log = sandbox.auditLog();
+      for (const v of kept) expect(log.find((e) => e.seq === v.seq)).toEqual(v);
+      // The page's later connections are summarised whole, in its own summary, with count and SHA-256.
+      const merged = log.find((e) => e.type === "summary" && e.merged === true && e.origin === HOST_ORIGIN)!;
+      expect(merged.entries).toBe((3_500 - (AUDIT.maxCallersPerOrigin - 1)) * 3);
+      expect(merged.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(log.filter((e) => e.type === "summary" && e.origin === "http://victim.test")).toEqual([]);
+      await victim.close();
+      await own.close();
     } finally {
       await close();
     }
