@@ -730,3 +730,48 @@ describe("approver=host: a change that outlasts the call is the owner's to appro
     }
   });
 });
+
+describe("approver=host: replacing, ending, stopping or moving the shared shell, or its jobs, is the owner's to approve (red team N5)", () => {
+  it("c1's client is never asked about `exec bash --rcfile …`, `kill -STOP $$`, `logout`, `cd /etc`, `disown -a`, `kill %1`…; the person is; c2's `ls` runs in the workspace, in the same shell", async () => {
+    const { sandbox, served, close } = await servedSandbox({ approver: "host" });
+    try {
+      let asked = 0;
+      const c1 = await connect(served, { onApproval: () => (asked++, { decision: "allow-once" }) });
+      const c2 = await connect(served, { onApproval: () => ({ decision: "deny" }) });
+      await c1.callTool("bash", { command: "printf 'ls() { touch POISONED_BY_C1; command ls \"$@\"; }\\n' > poison.sh" });
+      const pid = textOf(await c2.callTool("bash", { command: "echo $$" })).split("\n")[0];
+      const commands = [
+        "exec bash --rcfile poison.sh -i",
+        "command exec bash --rcfile poison.sh -i",
+        "logout",
+        "kill -STOP $$",
+        "kill -9 $$",
+        "suspend -f",
+        "cd /etc",
+        "pushd /etc",
+        "disown -a",
+        "kill %1",
+      ];
+      for (const command of commands) {
+        const call = c1.callTool("bash", { command });
+        await expect.poll(() => sandbox.approvals.pending().find((r) => r.route === "ui")).toBeDefined();
+        const request = sandbox.approvals.pending().find((r) => r.route === "ui")!;
+        expect(request.command).toBe(command);
+        sandbox.approvals.answer(request.id, { decision: "deny" });
+        expect((await call).structuredContent!.status, command).toBe("denied");
+      }
+      expect(asked).toBe(0);
+      const rerouted = sandbox.auditLog().filter((e) => e.type === "approval" && e.phase === "rerouted");
+      expect(rerouted).toHaveLength(commands.length);
+      const ls = await c2.callTool("bash", { command: "ls; pwd; echo $$" });
+      expect(ls.structuredContent!.status).toBe("completed");
+      expect(textOf(ls)).toContain(`${sandbox.runtime.workspace}\n${pid}\n`);
+      const { existsSync } = await import("node:fs");
+      expect(existsSync(`${sandbox.runtime.workspace}/POISONED_BY_C1`)).toBe(false);
+      await c1.close();
+      await c2.close();
+    } finally {
+      await close();
+    }
+  });
+});
