@@ -1,6 +1,9 @@
 // A broken JSON string whose repair would read one field into another: the attack is a second key whose value is a
 // command (`x; touch F`), written so that a repair ends the first string too late. Each spelling must either keep
 // the fields apart or be refused; none may put `touch` into `command`.
+
+import { mulberry32 } from "../lib/random.ts";
+
 export const SMUGGLING_SPELLINGS: ReadonlyArray<{ name: string; raw: string }> = [
   { name: "an invented key after a trailing comma", raw: '{"command": "echo hi", "note": "x; touch F",}' },
   { name: "a key with a space (not an identifier)", raw: '{"command": "echo hi", "my note": "x; touch G",}' },
@@ -91,18 +94,6 @@ export const SECOND_RED_TEAM_SPELLINGS: ReadonlyArray<{ name: string; raw: (t: s
   { name: "ndjson", raw: (t) => `{"command": "echo hi"}\n{"command": "touch ${t}"}` },
 ];
 
-/** A small seeded generator (mulberry32): the same spellings on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Quote pairs a model, a lenient parser or a reader may take for quotes (mixed pairs too). */
 const FUZZ_QUOTES = ['"', "'", "`", "\u00B4", "\u201C", "\u201D", "\u2018", "\u2019", "\u201E", "\u00AB", "\u00BB", "\u300C", "\uFF02", "&quot;", "\\\"", "\\u0022"];
 /** Separators: any printable ASCII that is not a quote, and unicode punctuation, symbols, letters and marks. */
@@ -123,7 +114,7 @@ const FUZZ_COLONS = [":", ":", ":", "=", "\uFF1A", "\uFF1D", " :", ": ", " = "];
  * key, a colon or `=`, the value `x; touch <t>` quoted or bare, and an end. Each carries the tripwire in the other field.
  */
 export function fuzzSpellings(seed: number, count: number): Array<{ name: string; raw: (t: string) => string }> {
-  const r = random(seed);
+  const r = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const out: Array<{ name: string; raw: (t: string) => string }> = [];
   for (let k = 0; k < count; k++) {
