@@ -187,16 +187,30 @@ export const INPUT = {
    * 32 KB, seconds past 64 KB, minutes at 5 MB); a longer broken one is refused with "send valid JSON".
    */
   maxRepairChars: 32 * 1024,
+  /**
+   * In a repaired (not valid) JSON string, the characters other than white space and comments that may stand between
+   * the end of one string and something shaped like a key (`"echo hi"، "note": "x`, `"echo hi"| note: "x`) for the
+   * two to count as a field boundary, which the repair must not swallow (src/tools/boundaries.ts).
+   */
+  fieldGapChars: 8,
 } as const;
 
 export const AUDIT = {
   /**
    * Security entries kept (verdicts, approvals, added rules, input sent to a command, file writes), all callers
-   * together; past it the callers with the most are summarised first, down to a common level.
+   * together; past it the origins with the most are summarised first, down to a common level (and within one origin,
+   * its connections with the most).
    */
   maxEntries: 10_000,
   /** Security entries kept whole per caller (its first, then its latest); older ones become one summary with count and SHA-256. */
   maxEntriesPerCaller: 2_000,
+  /**
+   * Origins (all connections of one page are one principal; so is the owner, and each caller with no origin) whose
+   * security entries are kept apart and levelled against each other; past it the newest are summarised whole.
+   */
+  maxOrigins: 100,
+  /** Connections of one origin whose security entries are kept per connection; past it its newest are summarised whole. */
+  maxCallersPerOrigin: 500,
   /** Characters of security entries kept, all callers together (commands are kept whole up to maxCommandChars). */
   maxSecurityChars: 64 * 1024 * 1024,
   /** Characters of security entries kept per caller. */

@@ -2,11 +2,12 @@
 //
 // - Three rooms, each with its own bound, so that one kind of entry never evicts another:
 //     security  verdicts, approvals, added rules, input sent to a running command, file writes (write_file,
-//               edit_file calls and results): per caller, each with its own bound (security.ts)
+//               edit_file calls and results): per origin (all connections of one page are one principal) and per
+//               caller within it, each with its own bound (security.ts)
 //     activity  calls, results, connections and other events (AUDIT.maxActivityEntries, AUDIT.maxActivityChars)
 //     noise     messages ignored or refused (AUDIT.maxNoiseEntries), kept per origin class (noise.ts)
 //   A page that floods the sandbox with junk fills at most the noise room; a caller that floods calls fills at most
-//   the activity room and its own part of the security room; none reaches another caller's verdict.
+//   the activity room and its own origin's part of the security room; none reaches another origin's verdict.
 // - What a bound pushes out is summarised, never dropped without a trace: one `summary` entry per caller (or origin
 //   class) with the count, the kinds and a SHA-256 chain over the entries it stands for (fold.ts).
 // - Ignored or refused messages are counted per origin: the first in a window is recorded, the rest of the window's
@@ -43,6 +44,8 @@ export interface AuditEntry {
 export interface AuditLimits {
   maxEntries: number;
   maxEntriesPerCaller: number;
+  maxOrigins: number;
+  maxCallersPerOrigin: number;
   maxSecurityChars: number;
   maxCallerChars: number;
   maxActivityEntries: number;
@@ -122,6 +125,11 @@ export class AuditLog {
 
   /** Records an entry (a flood event may be folded into its origin's next summary instead: then null). */
   record(type: AuditType, data: Record<string, unknown>): AuditEntry | null {
+    if (type === "event" && typeof data.caller === "string") {
+      // The API says where each connection came from: its security entries belong to that origin (security.ts).
+      if (data.event === "api.connected" && typeof data.origin === "string") this.security.principal(data.caller, data.origin);
+      else if (data.event === "api.disconnected" || data.event === "api.reclaimed") this.security.forget(data.caller);
+    }
     const room = roomOf(type, data);
     if (room === "noise") return this.flood(data);
     return this.add(room, type, data);

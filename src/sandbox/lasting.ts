@@ -1,6 +1,7 @@
 // Commands whose effect outlasts their call and reaches every other caller of the shared shell: a function, an alias, a
-// trap, an exported or special variable, a shell option, a sourced or eval'd script (which may do any of these), or a
-// write to a file that configures later commands. Under approver "host" the connected client answers approvals for its
+// trap, an exported or special variable, a shell option, a sourced or eval'd script (which may do any of these), a
+// write to a file that configures later commands, or anything done to the shell's own process: replacing it (`exec`),
+// ending or stopping it, moving it to another directory, its jobs, a signal to it or any process (shell-process.ts). Under approver "host" the connected client answers approvals for its
 // own calls; such a command is not its own call's business alone, so its approval goes to the sandbox's owner (the
 // person at the UI, or the Node code that made the sandbox) instead (src/sandbox.ts).
 //
@@ -13,6 +14,7 @@ import { LAYER3 } from "../guard/rules/layer3.ts";
 import { makeEnv } from "../guard/rules/row.ts";
 import { normalizePath } from "../lib/paths.ts";
 import type { Policy } from "../guard/index.ts";
+import { SHELL_PROCESS_ROWS } from "./shell-process.ts";
 
 /** The guard's rows about lasting changes: shell state, risky variables, tool configuration files. */
 const LASTING_ROWS = new Set(["shell-state", "environment", "config-write"]);
@@ -23,6 +25,8 @@ const LASTING_BUILTINS = new Set([
   "trap", "umask", "ulimit", "enable", "hash", "bind", "complete", "compopt", "history", "fc", "builtin", "function",
   // Builtins that set a variable of the shell by name (`read PATH`, `printf -v PATH …`).
   "read", "mapfile", "readarray", "getopts", "let",
+  // The shell's positional parameters.
+  "shift",
 ]);
 
 /** A program's own command that writes its configuration, read by later commands (`git config core.pager …`). */
@@ -58,6 +62,9 @@ export async function createLastingCheck(options: { policy: Policy; workspace: s
     const env = makeEnv(script, workspace, home, options.policy);
     for (const cmd of script.commands) {
       const eff = env.effective(cmd);
+      // Before builtins: `exec bash` is a wrapper peeled to `bash`, and `exec` is judged by what it does.
+      const shell = SHELL_PROCESS_ROWS.find((row) => row.match(cmd, eff, env));
+      if (shell !== undefined) return { why: shell.why.replace("{name}", eff.name ?? "it"), part: cmd.text };
       if (eff.name !== null && LASTING_BUILTINS.has(eff.name)) return { why: `\`${eff.name}\` changes the shell itself`, part: cmd.text };
       const words = eff.argv.slice(1).map((w) => w.value);
       if (eff.name === "printf" && words.some((w) => w.startsWith("-v"))) return { why: "`printf -v` sets a variable of the shell", part: cmd.text };

@@ -12,7 +12,7 @@
 
 import { jsonrepair } from "jsonrepair";
 import { INPUT, MESSAGES } from "../limits.ts";
-import { duplicateKey, fieldBoundary } from "./boundaries.ts";
+import { duplicateKey, fieldBoundary, joinedStrings } from "./boundaries.ts";
 import { clip, shellQuote } from "../lib/text.ts";
 import type { ParamSpec, ParamType, ToolSpec } from "./specs.ts";
 
@@ -93,8 +93,13 @@ function looseValue(raw: string): { value: unknown } | null {
     const inner = v.length >= 2 && v.endsWith(q) ? v.slice(1, -1) : v.slice(1);
     return { value: unescapeLoose(inner) };
   }
+  if (joinedStrings(v) !== null) return null; // jsonrepair would join `"a" + "b"`
   try {
-    return { value: JSON.parse(jsonrepair(v)) as unknown };
+    const value = JSON.parse(jsonrepair(v)) as unknown;
+    // An unquoted value is a number, true, false or null; jsonrepair reads lines of words as an array (NDJSON), which
+    // would join another field's text into a command.
+    if (typeof value === "object" && value !== null && v[0] !== "[" && v[0] !== "{") return null;
+    return { value };
   } catch {
     return null;
   }
@@ -166,18 +171,43 @@ function breakages(text: string, parseError: string): string[] {
  */
 function swallowedKey(obj: Record<string, unknown>): string | null {
   for (const [key, value] of Object.entries(obj)) {
-    for (const text of [key, typeof value === "string" ? value : ""]) {
-      const found = fieldBoundary(text);
-      if (found !== null) {
-        return (
-          `they are not valid JSON, and repairing them would put what looks like another parameter ` +
-          `(\`${clip(found, MESSAGES.valueChars)}\`) inside "${key}"; nothing was run. ` +
-          "Send valid JSON: escape double quotes inside strings as \\\" and newlines as \\n"
-        );
-      }
+    const found = boundaryIn(key) ?? boundaryIn(value);
+    if (found !== null) {
+      return (
+        `they are not valid JSON, and repairing them would put what looks like another parameter ` +
+        `(\`${clip(found, MESSAGES.valueChars)}\`) inside "${key}"; nothing was run. ` +
+        "Send valid JSON: escape double quotes inside strings as \\\" and newlines as \\n"
+      );
     }
   }
   return null;
+}
+
+/** The first field boundary in a repaired value: a string, or any string (key or value) inside an array or object. */
+function boundaryIn(value: unknown): string | null {
+  if (typeof value === "string") return fieldBoundary(value);
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const found = boundaryIn(v);
+      if (found !== null) return found;
+    }
+  } else if (isPlainObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      const found = fieldBoundary(k) ?? boundaryIn(v);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/** jsonrepair joins `"a" + "b"` into one string, which hides where one ended: such a repair is refused. */
+function joined(text: string): string | null {
+  const found = joinedStrings(text);
+  if (found === null) return null;
+  return (
+    `they are not valid JSON, and repairing them would join two strings around a \`+\` (\`${clip(found, MESSAGES.valueChars)}\`) ` +
+    "into one value; nothing was run. Send valid JSON: escape double quotes inside strings as \\\" and newlines as \\n"
+  );
 }
 
 function namedTwice(key: string, valid: boolean): string {
@@ -235,6 +265,18 @@ function decodeString(text: string, knownKeys: readonly string[]): Decoded {
         "double quotes inside strings as \\\" and newlines as \\n",
     };
   }
+  // A string opened by an escaped quote (`{"command": \"ls\"}`) makes jsonrepair drop every backslash in it, `\u0022`
+  // included: what it reads is then not what a reader sees. Every quote escaped is JSON escaped once too often (a model
+  // quoting its own call): it is read unescaped. A mix is refused.
+  if (/(^|[{[,:])\s*\\["']/.test(trimmed)) {
+    if (!/(^|[^\\])"/.test(trimmed)) return decodeString(trimmed.replace(/\\(["\\])/g, "$1"), knownKeys);
+    return {
+      ok: false,
+      problem:
+        "they are not valid JSON: a string starts with an escaped quote (\\\"), which a repair would read by dropping " +
+        "backslashes; nothing was run. Send valid JSON: escape double quotes inside strings as \\\" and newlines as \\n",
+    };
+  }
   let r1: Record<string, unknown> | null = null;
   let r1Value: unknown;
   try {
@@ -263,7 +305,7 @@ function decodeString(text: string, knownKeys: readonly string[]): Decoded {
     anchored = chosen !== r1;
   }
   if (chosen !== null) {
-    const moved = swallowedKey(chosen) ?? duplicateKnownKey(trimmed, knownKeys);
+    const moved = swallowedKey(chosen) ?? duplicateKnownKey(trimmed, knownKeys) ?? (anchored ? null : joined(trimmed));
     if (moved !== null) return { ok: false, problem: moved };
   }
   if (chosen === null) {

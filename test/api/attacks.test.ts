@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveSandbox } from "../../src/api/index.ts";
 import type { PortLike } from "../../src/api/transport.ts";
-import { connectSandbox } from "../../src/client/index.ts";
+import { connectOverPort, connectSandbox } from "../../src/client/index.ts";
 import { API, AUDIT, INPUT } from "../../src/limits.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { FakeWindow, frame } from "./fakes.ts";
@@ -589,6 +589,41 @@ describe("one caller cannot erase another caller's evidence (red team H2, L1, L3
     }
   });
 
+  it("3,500 connections of one page × 3 refused commands never fold another page's verdict, nor the page's own first connection's (red team N12)", async () => {
+    const { sandbox, served, close } = await servedSandbox({ runtime: "embedded", approver: "deny" });
+    const from = (origin: string) => {
+      const channel = new MessageChannel();
+      served.api.connect(channel.port1 as unknown as PortLike, origin);
+      return connectOverPort(channel.port2 as unknown as PortLike, { origin: SANDBOX_ORIGIN });
+    };
+    try {
+      const victim = await from("http://victim.test");
+      const own = await connect(served); // the attacking page's own first connection
+      for (const c of ["rm -rf precious-1", "rm -rf precious-2", "rm -rf precious-3"]) {
+        await victim.callTool("bash", { command: c });
+        await own.callTool("bash", { command: `${c}-own` });
+      }
+      const kept = sandbox.auditLog().filter((e) => e.type === "verdict" && String(e.command).startsWith("rm -rf precious"));
+      expect(kept).toHaveLength(6);
+      for (let i = 0; i < 3_500; i++) {
+        const c = await connect(served);
+        for (let k = 0; k < 3; k++) await c.callTool("bash", { command: `rm -rf junk-${i}-${k}` });
+        await c.close();
+      }
+      const log = sandbox.auditLog();
+      for (const v of kept) expect(log.find((e) => e.seq === v.seq)).toEqual(v);
+      // The page's later connections are summarised whole, in its own summary, with count and SHA-256.
+      const merged = log.find((e) => e.type === "summary" && e.merged === true && e.origin === HOST_ORIGIN)!;
+      expect(merged.entries).toBe((3_500 - (AUDIT.maxCallersPerOrigin - 1)) * 3);
+      expect(merged.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(log.filter((e) => e.type === "summary" && e.origin === "http://victim.test")).toEqual([]);
+      await victim.close();
+      await own.close();
+    } finally {
+      await close();
+    }
+  });
+
   it("10,050 commands the guard refuses from one caller summarise its own entries, never the victim's verdict", async () => {
     const sandbox = await createSandbox({ runtime: "node", approver: "deny" });
     try {
@@ -688,6 +723,51 @@ describe("approver=host: a change that outlasts the call is the owner's to appro
       const once = await c1.callTool("bash", { command: "rm -f nothing.txt" });
       expect(once.structuredContent!.status).toBe("completed");
       expect(asked).toBe(1);
+      await c1.close();
+      await c2.close();
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("approver=host: replacing, ending, stopping or moving the shared shell, or its jobs, is the owner's to approve (red team N5)", () => {
+  it("c1's client is never asked about `exec bash --rcfile …`, `kill -STOP $$`, `logout`, `cd /etc`, `disown -a`, `kill %1`…; the person is; c2's `ls` runs in the workspace, in the same shell", async () => {
+    const { sandbox, served, close } = await servedSandbox({ approver: "host" });
+    try {
+      let asked = 0;
+      const c1 = await connect(served, { onApproval: () => (asked++, { decision: "allow-once" }) });
+      const c2 = await connect(served, { onApproval: () => ({ decision: "deny" }) });
+      await c1.callTool("bash", { command: "printf 'ls() { touch POISONED_BY_C1; command ls \"$@\"; }\\n' > poison.sh" });
+      const pid = textOf(await c2.callTool("bash", { command: "echo $$" })).split("\n")[0];
+      const commands = [
+        "exec bash --rcfile poison.sh -i",
+        "command exec bash --rcfile poison.sh -i",
+        "logout",
+        "kill -STOP $$",
+        "kill -9 $$",
+        "suspend -f",
+        "cd /etc",
+        "pushd /etc",
+        "disown -a",
+        "kill %1",
+      ];
+      for (const command of commands) {
+        const call = c1.callTool("bash", { command });
+        await expect.poll(() => sandbox.approvals.pending().find((r) => r.route === "ui")).toBeDefined();
+        const request = sandbox.approvals.pending().find((r) => r.route === "ui")!;
+        expect(request.command).toBe(command);
+        sandbox.approvals.answer(request.id, { decision: "deny" });
+        expect((await call).structuredContent!.status, command).toBe("denied");
+      }
+      expect(asked).toBe(0);
+      const rerouted = sandbox.auditLog().filter((e) => e.type === "approval" && e.phase === "rerouted");
+      expect(rerouted).toHaveLength(commands.length);
+      const ls = await c2.callTool("bash", { command: "ls; pwd; echo $$" });
+      expect(ls.structuredContent!.status).toBe("completed");
+      expect(textOf(ls)).toContain(`${sandbox.runtime.workspace}\n${pid}\n`);
+      const { existsSync } = await import("node:fs");
+      expect(existsSync(`${sandbox.runtime.workspace}/POISONED_BY_C1`)).toBe(false);
       await c1.close();
       await c2.close();
     } finally {

@@ -9,30 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listenForConnections } from "../../src/api/index.ts";
 import { API } from "../../src/limits.ts";
 import type { Sandbox } from "../../src/node.ts";
+import { mulberry32 } from "../lib/random.ts";
 import { FakePort, FakeWindow, frame } from "./fakes.ts";
 import { isObject, servedPeer, sleep, type RawPeer, type Served } from "./helpers.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5a5d5e11);
 const MESSAGES = 12_000;
 
-/** mulberry32: small, fast, good enough to fuzz with, and the same everywhere. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Fuzzer {
   readonly rand: () => number;
   private readonly big = "B".repeat(API.maxMessageBytes + 1_000);
   bigUsed = 0;
   constructor(seed: number) {
-    this.rand = prng(seed);
+    this.rand = mulberry32(seed);
   }
   int(n: number): number {
     return Math.floor(this.rand() * n);

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { joinCommandWords, parseToolArguments, type ParsedArguments } from "../../src/tools/args.ts";
 import { toolSpec } from "../../src/tools/specs.ts";
 import { INPUT } from "../../src/limits.ts";
-import { duplicateKey, fieldBoundary } from "../../src/tools/boundaries.ts";
-import { RED_TEAM_SPELLINGS, SMUGGLING_SPELLINGS } from "./smuggling.ts";
+import { duplicateKey, fieldBoundary, joinedStrings } from "../../src/tools/boundaries.ts";
+import { fuzzSpellings, RED_TEAM_SPELLINGS, SECOND_RED_TEAM_SPELLINGS, SMUGGLING_SPELLINGS } from "./smuggling.ts";
 
 const spec = (name: string) => toolSpec(name)!;
 
@@ -71,10 +71,34 @@ describe("broken JSON is repaired and the repair reported", () => {
     expect(p.message).toMatch(/Example call: write_file/);
   });
 
-  it("JSON content whose values are not strings inside a broken string stays whole", () => {
+  it("JSON content with a second key inside a broken string is refused too, whatever its values (a quote, `: true,`, a key)", () => {
+    // `"private": true, "version": 1` is shaped like `"command": "echo hi": 1, "note": "x; touch T"`: when in doubt, refuse.
     const raw = '{"path": "package.json", "content": "{"private": true, "version": 1}"}';
-    const p = parseToolArguments(spec("write_file"), raw);
-    expect(ok(p)).toEqual({ path: "package.json", content: '{"private": true, "version": 1}' });
+    const p = fail(parseToolArguments(spec("write_file"), raw));
+    expect(p.message).toMatch(/escape double quotes/);
+    // One key stays whole.
+    expect(ok(parseToolArguments(spec("write_file"), '{"path": "package.json", "content": "{"private": true}"}'))).toEqual({
+      path: "package.json",
+      content: '{"private": true}',
+    });
+  });
+
+  it("honest text with quotes and colons stays whole: messages, prompts after an opening quote, options, assignments", () => {
+    for (const command of [
+      'echo "Usage: deploy.sh <env>"',
+      'printf "Total: %d\n" "$n"',
+      'git commit -m "fix: the parser"',
+      "awk -F: '{ total += $1 } END { print total }' /etc/passwd",
+      'find . -name "*.tmp" -exec rm {} +',
+      'FOO="a" BAR="b" make',
+      '[ "$a" = "$b" ] && echo same',
+      'awk \'{ a = $1; b = $2 } END { print a ": " b }\' f',
+      'git checkout origin:main && echo "done"',
+      'docker run "$image" node:20',
+    ]) {
+      const p = parseToolArguments(spec("bash"), `{"command": "${command}"}`);
+      expect(ok(p), command).toEqual({ command });
+    }
   });
 
   it("python -c with a dict inside unescaped quotes", () => {
@@ -268,6 +292,45 @@ describe("argument repair never moves text between fields", () => {
     expect(fail(parseToolArguments(spec("bash"), JSON.stringify('{"command": "a", "command": "b"}'))).message).toMatch(/more than once/);
   });
 
+  for (const [i, { name, raw }] of SECOND_RED_TEAM_SPELLINGS.entries()) {
+    it(`the second red team's "${name}" (attacks/args-spellings2.ts): the command never holds the other field's text`, () => {
+      const p = parseToolArguments(spec("bash"), raw(`S${i + 1}`));
+      if (p.ok) expect(String(p.args.command)).not.toMatch(/touch/);
+      else expect(p.message).toMatch(/Example call: bash/);
+    });
+  }
+
+  it("fuzz: 20,000 random spellings (separators, unicode, white space, comments, quotes, keys) never put the other field into the command", () => {
+    let read = 0;
+    for (const { name, raw } of fuzzSpellings(20_251, 20_000)) {
+      const p = parseToolArguments(spec("bash"), raw("T"));
+      if (!p.ok) continue;
+      read++;
+      expect(String(p.args.command), name).not.toMatch(/touch/);
+    }
+    expect(read).toBeGreaterThan(100); // some spellings are read (as `echo hi` with the other field apart), not all refused
+  });
+
+  it("a `+` before a string is refused when a repair would join the two (jsonrepair joins `\"a\" + \"b\"`)", () => {
+    const p = fail(parseToolArguments(spec("bash"), '{"command": "echo hi"\t+"timeout"\uFF1A "x; touch T"}'));
+    expect(p.message).toMatch(/join two strings around a `\+`/);
+    // Code with `+` inside a string that the parameter-aware parser keeps whole is not touched.
+    expect(ok(parseToolArguments(spec("bash"), '{"command": "python3 -c "print("a" + "b")""}'))).toEqual({
+      command: 'python3 -c "print("a" + "b")"',
+    });
+  });
+
+  it("a string opened by an escaped quote: all quotes escaped is read unescaped, a mix is refused (jsonrepair drops backslashes)", () => {
+    expect(ok(parseToolArguments(spec("bash"), '{\\"command\\": \\"ls -la\\", \\"timeout\\": 5}'))).toEqual({ command: "ls -la", timeout: 5 });
+    const p = fail(parseToolArguments(spec("bash"), '{"command": \\"echo hi\\u0022?6q "a:b"\uFF1D "x; touch T}'));
+    expect(p.message).toMatch(/escaped quote/);
+  });
+
+  it("an unquoted value that jsonrepair reads as lines of words (an array) is not joined into the command", () => {
+    const p = parseToolArguments(spec("bash"), '{"command": \u201Cecho hi\u201C\u200B// c\n1note: x; touch T}');
+    if (p.ok) expect(String(p.args.command)).not.toMatch(/touch/);
+  });
+
   it("valid JSON is never second-guessed: a command that holds `\", \"k\":` in real quotes runs as sent", () => {
     const command = 'echo "a", "b": 1';
     expect(ok(parseToolArguments(spec("bash"), JSON.stringify({ command })))).toEqual({ command });
@@ -310,6 +373,23 @@ describe("field boundaries (tools/boundaries.ts)", () => {
       'echo hi", my note: "x',
       'echo hi" note: "x',
       'echo hi"} {"command": "x',
+      // The second red team's separators and others: the principle, not a list.
+      'echo hi"\u060C "note": "x',
+      'echo hi"|"note": "x',
+      'echo hi"~ note: "x',
+      'echo hi"# note: "x',
+      'echo hi"x"note": "x',
+      'echo hi"\u2022 "note": "x',
+      'echo hi" and "note": "x',
+      'echo hi"| note: x; touch T',
+      'echo hi"\u200B\u00B7\u200Bno\u200Bte: "x',
+      'echo hi"|/* "note": "x; touch T" */',
+      'echo hi"//* c */"note": "x',
+      'echo hi&quot;, &quot;note&quot;: &quot;x',
+      'echo hi\\u0022, \\u0022note\\u0022: \\u0022x',
+      'echo hi\u00B4 \u00B4note\u00B4: "x',
+      'print("hi", {"a": 1})',
+      'x = ["a", {"b": 1}]',
     ]) {
       expect(fieldBoundary(text), text).not.toBeNull();
     }
@@ -319,21 +399,27 @@ describe("field boundaries (tools/boundaries.ts)", () => {
     for (const text of [
       "cat > blog.py <<'EOF'\nprint(\"hi\")\nx = {\"a\": 1}\nEOF",
       'python3 -c "import json; print(json.dumps({"a": 1}))"',
-      'print("hi", {"a": 1})',
-      'x = ["a", {"b": 1}]',
-      '{"private": true, "version": 1}',
+      '{"private": true}',
       '[ "$a" = "$b" ] && echo "same"',
       "FOO=\"a\" BAR=\"b\" make",
       "git commit -m 'fix: the parser'",
       "echo 'done'; git checkout origin:main",
+      'echo "Error: not found"',
+      'read -r x; echo "$x" | cut -c1-3',
+      "awk '{ a = $1 }'",
+      'find . -exec rm {} +"',
     ]) {
       expect(fieldBoundary(text), text).toBeNull();
     }
   });
 
-  it("is linear: a long run of quotes and separators takes one pass", () => {
+  it("is linear: a long run of quotes, separators or comments takes one pass", () => {
     expect(fieldBoundary('" ,'.repeat(200_000))).toBeNull();
     expect(fieldBoundary(`"${" ".repeat(200_000)}`)).toBeNull();
+    expect(fieldBoundary('"/*'.repeat(100_000))).toBeNull();
+    expect(fieldBoundary('"//'.repeat(100_000))).toBeNull();
+    expect(joinedStrings('"+/*'.repeat(100_000))).toBeNull();
+    expect(joinedStrings("+".repeat(300_000))).toBeNull();
   });
 
   it("duplicateKey finds a key twice in one object, not in different objects or in values", () => {
