@@ -68,6 +68,8 @@ export interface FunctionDef {
   selfCalls: number;
   /** One of those calls is piped or sent to the background: the shape of a fork bomb. */
   selfForks: boolean;
+  /** Its body carries a redirect (`f() { …; } > file`): every call writes there. */
+  redirect: boolean;
 }
 
 export interface SyntaxProblem {

@@ -194,7 +194,7 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     if (runnable.length === 0) {
       return { decision: "allow", layer: 3, rule: "allowlist", reason: "Nothing runs: the command holds only comments." };
     }
-    const env = makeEnv(script, workspace, home, policy, scratch);
+    const env = makeEnv(script, workspace, home, policy, scratch, command.length);
     let worst: Pending | null = null;
     for (const cmd of runnable) {
       const v = judgePart(cmd, env);

@@ -3,7 +3,10 @@
 // commands run (`bash -c '…'`, `eval '…'`, `find -exec`, text piped or fed into a shell), so that the
 // rules judge what will really run. Iterative, so that deep nesting cannot overflow the stack.
 
-import type { Node, Parser } from "web-tree-sitter";
+import type { Node, Parser, Tree } from "web-tree-sitter";
+import { GUARD } from "../limits.ts";
+import type { ParserMemory } from "./language.ts";
+import { longestPipeline } from "./pipelines.ts";
 import { copyTree, type SyntaxNode } from "./tree.ts";
 import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
@@ -269,7 +272,12 @@ function bareExpansion(v: string, scope: Scope): { value: string; splits: boolea
 }
 
 const WHOLE_EXPANSION = /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})$/;
-const GLOB_THEN_DOTDOT = /[*?[].*?(?:^|\/)\.\.(?:\/|$)/;
+// A glob character and, after it, a `..` part (`*/../..`). Not one regular expression: `[*?[].*?\/\.\.` tried at
+// every glob character of `*/*/*/…` is quadratic.
+function globThenDotDot(v: string): boolean {
+  const g = v.search(/[*?[]/);
+  return g >= 0 && /\/\.\.(?:\/|$)/.test(v.slice(g + 1));
+}
 
 /** The words a word becomes once expanded, by the same rules on both parsing paths. */
 function finishWord(raw: string, value: string, dynamic: boolean, glob: boolean, splits: boolean, mode: WordMode): Word[] {
@@ -280,7 +288,7 @@ function finishWord(raw: string, value: string, dynamic: boolean, glob: boolean,
     value = DYN;
   }
   // `./*/../..`: where `..` climbs from depends on what the glob matched (and a match may be a symlink).
-  if (glob && mode !== "value" && GLOB_THEN_DOTDOT.test(value) && !value.startsWith(DYN)) value = DYN + value;
+  if (glob && mode !== "value" && globThenDotDot(value) && !value.startsWith(DYN)) value = DYN + value;
   return [{ raw, value, dynamic: dynamic || value.includes(DYN), glob }];
 }
 
@@ -293,8 +301,53 @@ export class ScriptAnalyzer {
   private otherCwds = new Map<Command, readonly string[]>();
   /** What each function of the script changes when called. */
   private effects = new Map<string, FunctionEffects>();
+  /** The last definition of each function, by name. */
+  private lastDef = new Map<string, FunctionDef>();
 
-  constructor(private readonly parser: Parser) {}
+  constructor(
+    private readonly parser: Parser,
+    /** The parser's memory (language.ts), for the budget of a parse. */
+    private readonly memory: ParserMemory = { bytes: () => 0, limit: () => {} },
+  ) {}
+
+  /**
+   * tree-sitter's parse of `source` within GUARD's parse budget, or a string saying why it was not parsed (the
+   * parser is reset for the next one). A long pipeline is refused unparsed (pipelines.ts); a parse that passes
+   * its memory or time budget is stopped at the next progress callback, and one that grows past twice its memory
+   * budget in one step is aborted by the memory itself.
+   */
+  private parse(source: string): Tree | string {
+    const stages = source.length > 2 * GUARD.maxPipelineStages ? longestPipeline(source) : 0;
+    if (stages === Infinity) return "it has a heredoc whose delimiter is not plain (the guard reads `EOF`, `'EOF'` or `\"EOF\"`)";
+    if (stages > GUARD.maxPipelineStages) {
+      return `it holds a pipeline of ${stages} stages, more than the ${GUARD.maxPipelineStages} the guard reads (its parser's time and memory grow with the square of a pipeline's length): split it, or write it to a file and run that`;
+    }
+    if (source.length < GUARD.parseBudgetFromChars) return this.parser.parse(source) ?? "the parser gave up on this input";
+    const memoryFrom = this.memory.bytes();
+    const memoryBudget = GUARD.parseMemoryBaseBytes + GUARD.parseMemoryBytesPerChar * source.length;
+    const timeFrom = performance.now();
+    const timeBudget = GUARD.parseTimeBaseMs + (GUARD.parseTimeMsPerKiB * source.length) / 1024;
+    const mb = Math.round(memoryBudget / 2 ** 20);
+    let over: string | null = null;
+    let tree: Tree | null = null;
+    this.memory.limit(memoryFrom + 2 * memoryBudget);
+    try {
+      tree = this.parser.parse(source, null, {
+        progressCallback: () => {
+          if (this.memory.bytes() - memoryFrom > memoryBudget) over = `its parse needed more than ${mb} MB`;
+          else if (performance.now() - timeFrom > timeBudget) over = `its parse took more than ${Math.round(timeBudget / 1000)} s`;
+          return over !== null;
+        },
+      });
+    } catch {
+      over = `its parse needed more than ${2 * mb} MB at once`;
+    } finally {
+      this.memory.limit(Infinity);
+    }
+    if (tree) return tree;
+    this.parser.reset();
+    return `${over ?? "the parser gave up on this input"}: split it into shorter commands, or write it to a file and run that`;
+  }
 
   analyze(source: string, options: AnalyzeOptions): Script {
     this.nextId = 0;
@@ -303,7 +356,10 @@ export class ScriptAnalyzer {
     if (this.trailing.size) this.trailing.clear();
     if (this.otherCwds.size) this.otherCwds.clear();
     if (this.effects.size) this.effects.clear();
+    if (this.lastDef.size) this.lastDef.clear();
     this.home = options.home;
+    this.parseBudget = GUARD.parsedCharsPerChar * source.length + GUARD.parsedCharsBase;
+    this.arithBudget = { left: GUARD.parsedCharsPerChar * source.length + GUARD.parsedCharsBase };
     const script: Script = { commands: [], functions: [], problem: null, incomplete: null };
     this.script = script;
     this.options = options;
@@ -338,12 +394,22 @@ export class ScriptAnalyzer {
       script.incomplete ??= `code is nested more than ${options.maxNestedDepth} levels deep (${where ?? "bash -c"})`;
       return;
     }
+    // Code inside code (`bash -c "$x"`, `eval`, a trap) is parsed again; a variable's value can be used as code
+    // many times, so all of it together gets a budget linear in the command's size.
+    if ((this.parseBudget -= source.length) < 0) {
+      script.incomplete ??= `it holds more code inside code than the guard reads (${GUARD.parsedCharsPerChar} times its size): split it into shorter commands`;
+      return;
+    }
     const plain = options.fastPath === false ? null : parsePlain(source);
     if (plain) {
       this.walkPlain(plain, ctx, script, options);
       return;
     }
-    if (ctx.lenient && this.parsesBadly(source)) return;
+    if (ctx.lenient) {
+      const bad = this.parsesBadly(source);
+      if (typeof bad === "string") script.incomplete ??= bad;
+      if (bad) return;
+    }
     const joined = commentAfterContinuation(source);
     if (joined !== null) {
       const lines = source.slice(0, joined).split("\n");
@@ -355,9 +421,9 @@ export class ScriptAnalyzer {
       };
       return;
     }
-    const tree = this.parser.parse(source);
-    if (!tree) {
-      script.incomplete ??= "the parser gave up on this input";
+    const tree = this.parse(source);
+    if (typeof tree === "string") {
+      script.incomplete ??= tree;
       return;
     }
     try {
@@ -366,16 +432,21 @@ export class ScriptAnalyzer {
         script.problem ??= { ...describeSyntaxError(root, source), ...(where ? { where } : {}) };
         return;
       }
-      this.walk(copyTree(tree, source), ctx, script, options, source, where);
+      const copy = copyTree(tree, source, GUARD.maxSyntaxDepth);
+      if (!copy) {
+        script.incomplete ??= `it is nested more than ${GUARD.maxSyntaxDepth} levels deep (the guard reads some text once per level that holds it): split it into shorter commands`;
+        return;
+      }
+      this.walk(copy, ctx, script, options, source, where);
     } finally {
       tree.delete();
     }
   }
 
   /** Whether tree-sitter finds a syntax error in `source` (for text that may never run: then it is not judged). */
-  private parsesBadly(source: string): boolean {
-    const tree = this.parser.parse(source);
-    if (!tree) return true;
+  private parsesBadly(source: string): boolean | string {
+    const tree = this.parse(source);
+    if (typeof tree === "string") return tree;
     try {
       return tree.rootNode.hasError;
     } finally {
@@ -398,6 +469,8 @@ export class ScriptAnalyzer {
     };
 
     while (stack.length) {
+      // Refused as too complex already: the rest would only cost time and memory.
+      if (script.incomplete) return;
       const task = stack.pop()!;
       if (typeof task === "function") {
         task();
@@ -446,8 +519,9 @@ export class ScriptAnalyzer {
         case "function_definition": {
           const nameNode = node.childForFieldName("name");
           const name = nameNode?.text ?? "";
-          const def: FunctionDef = { name, text: node.text, selfCalls: 0, selfForks: false };
+          const def: FunctionDef = { name, text: node.text, selfCalls: 0, selfForks: false, redirect: /[})]\s*(?:\d*[<>]|&>)[^{}()]*$/.test(node.text) };
           script.functions.push(def);
+          this.lastDef.set(name, def);
           const body = node.childForFieldName("body");
           // The body runs when the function is called, in whatever state the caller is then: all unknown.
           const scope = ctx.scope.fork();
@@ -655,8 +729,13 @@ export class ScriptAnalyzer {
     let ctx = outer;
     let before: ScopeState | null = null;
     let middle: ScopeState | null = null;
-    for (let s = 0; s < statements.length; s++) {
+    for (let s = 0; s < statements.length && !script.incomplete; s++) {
       const st = statements[s]!;
+      if (st.commands.length > GUARD.maxPipelineStages) {
+        // As on the tree-sitter path (pipelines.ts); here the cost would be the rules' (each stage looks upstream).
+        script.incomplete ??= `it holds a pipeline of ${st.commands.length} stages, more than the ${GUARD.maxPipelineStages} the guard reads: split it, or write it to a file and run that`;
+        return;
+      }
       const prevOp = s > 0 ? statements[s - 1]!.op : null;
       if (prevOp === null) {
         // A new chain; one that ends in `&` runs in the background as a whole, in a subshell.
@@ -707,13 +786,14 @@ export class ScriptAnalyzer {
     let glob = w.glob;
     let splits = false;
     if (value.includes(EXPANSION_OPEN) || value.includes(EXPANSION_BARE)) {
+      let substituted = 0; // as in fields(): past GUARD.maxKnownValueChars substituted, the rest is unknown
       value = value.replace(EXPANSION, (_m, open: string, name: string) => {
         if (name === "$(" || name === "`") {
           dynamic = true;
           return DYN;
         }
         const known = /^[A-Za-z_]/.test(name) ? lookupVar(name, scope, this.home) : undefined;
-        if (known === undefined) {
+        if (known === undefined || (substituted += known.length) > GUARD.maxKnownValueChars) {
           dynamic = true;
           return DYN;
         }
@@ -880,7 +960,7 @@ export class ScriptAnalyzer {
     const eff = unwrap(fact.argv);
     fact.effective = eff;
     if (ctx.fn !== null && eff.name === ctx.fn) {
-      const def = script.functions.findLast((f) => f.name === ctx.fn);
+      const def = this.lastDef.get(ctx.fn);
       if (def) {
         def.selfCalls++;
         def.selfForks ||= fact.pipeline !== null || fact.background;
@@ -964,7 +1044,8 @@ export class ScriptAnalyzer {
     const args = eff.argv.slice(1);
     if (name === "cd" || name === "pushd") {
       this.affects(ctx, { cwd: true });
-      const operands = args.filter((w, i) => !(w.value.startsWith("-") && w.value !== "-" && !args.slice(0, i).some((p) => p.value === "--")) && w.value !== "--");
+      const end = args.findIndex((w) => w.value === "--");
+      const operands = args.filter((w, i) => !(w.value.startsWith("-") && w.value !== "-" && (end < 0 || i < end)) && w.value !== "--");
       const target = operands[0];
       if (!target) {
         // `cd` alone goes to $HOME; `pushd` alone swaps the top two directories.
@@ -1236,9 +1317,12 @@ export class ScriptAnalyzer {
     let dynamic = false;
     let glob = false;
     let splits = false;
+    // Characters substituted into this word so far: past GUARD.maxKnownValueChars the rest is unknown, so that
+    // `$x$x$x…` costs what its text does, not its text times x's length.
+    let substituted = 0;
     const lookup = (name: string): string => {
       const v = lookupVar(name, scope, this.home);
-      if (v === undefined) {
+      if (v === undefined || (substituted += v.length) > GUARD.maxKnownValueChars) {
         dynamic = true;
         return DYN;
       }
@@ -1332,6 +1416,10 @@ export class ScriptAnalyzer {
 
   /** Set per check: what `~` means. */
   home = "/";
+  /** Set per check: characters of code still to be parsed (the command and code inside it) before giving up. */
+  private parseBudget = 0;
+  /** Set per check: characters arithmetic may still read (values it reads as expressions included). */
+  private arithBudget = { left: 0 };
   private script!: Script;
   private options!: AnalyzeOptions;
 
@@ -1352,7 +1440,7 @@ export class ScriptAnalyzer {
     const lookup = this.arithLookup(ctx.scope);
     const inner = (t: string): void => this.arith(t, false, what, fact, ctx);
     const evaluated = expanded ? text : expandArithmetic(text, lookup, inner);
-    const r = checkArithmetic(evaluated, lookup);
+    const r = checkArithmetic(evaluated, lookup, this.arithBudget);
     if (r.unknown !== null) fact.evaluatesUnknown ??= `${what} on ${r.unknown}`;
     for (const code of r.code) this.run(code, { ...nested(ctx), via: "a subscript in arithmetic" }, this.script, this.options, "in a subscript that arithmetic evaluates");
     for (const name of r.assigned) this.forget(ctx, name, true);

@@ -37,10 +37,29 @@ export function compileRule(rule: string): CompiledRule {
     return { source: rule, test: (c) => c === prefix || c.startsWith(prefix + " ") || c.startsWith(prefix + ":") };
   }
   if (body.includes("*")) {
-    const re = new RegExp("^" + body.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$", "s");
-    return { source: rule, test: (c) => re.test(c) };
+    const parts = body.split("*");
+    return { source: rule, test: (c) => wildcard(parts, c) };
   }
   return { source: rule, test: (c) => c === body };
+}
+
+/**
+ * Whether `text` is `parts` joined by any texts: the first a prefix, the last a suffix, the others found in order,
+ * each as far left as it goes (which finds a match whenever there is one). Linear in the text for a given rule,
+ * where a regular expression with several `.*` backtracks in polynomial time on a long command.
+ */
+function wildcard(parts: readonly string[], text: string): boolean {
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  for (let k = 1; k < parts.length - 1; k++) {
+    const i = text.indexOf(parts[k]!, at);
+    if (i < 0 || i + parts[k]!.length > end) return false;
+    at = i + parts[k]!.length;
+  }
+  return true;
 }
 
 export interface CompiledRules {

@@ -96,9 +96,9 @@ export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string 
 
 export function shellState(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   if (cmd.fn) {
-    const fn = env.script.functions.find((f) => f.name === cmd.fn);
-    if (fn && (SHADOWED.has(fn.name) || specFor(fn.name))) return `a function named ${fn.name} shadows the command`;
-    if (fn && /[})]\s*(?:\d*[<>]|&>)[^{}()]*$/.test(fn.text)) return `the function ${fn.name} carries a redirect`;
+    if (SHADOWED.has(cmd.fn) || specFor(cmd.fn)) return `a function named ${cmd.fn} shadows the command`;
+    // Any definition of it: a second `f() { …; } > file` redefines the first.
+    if (env.functions(cmd.fn).some((fn) => fn.redirect)) return `the function ${cmd.fn} carries a redirect`;
   }
   if (cmd.argv.length === 0 && cmd.redirects.length === 0) return null;
   const n = eff.name;

@@ -82,8 +82,7 @@ export const SHADOWED = new Set([...WRAPPERS, ...SHELLS, "command_not_found_hand
  */
 export function redefinesCommands(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   if (cmd.fn) {
-    const fn = env.script.functions.find((f) => f.name === cmd.fn);
-    if (fn && (SHADOWED.has(fn.name) || specFor(fn.name))) return `a function named ${fn.name} shadows the command`;
+    if (env.functions(cmd.fn).length && (SHADOWED.has(cmd.fn) || specFor(cmd.fn))) return `a function named ${cmd.fn} shadows the command`;
   }
   switch (eff.name) {
     case "alias":
