@@ -54,6 +54,12 @@ export interface Command {
   /** The command with wrappers peeled off, once the parser has worked it out. */
   effective?: Effective;
   /**
+   * Variables the shell itself sets or unsets here without an assignment word: arithmetic (`let PATH=1`,
+   * `(( x++ ))`), a loop variable (`for PATH in …`), `${PATH:=…}`, `read`/`printf -v`/`wait -p`, `unset`.
+   * They are not exported, but bash reads some of them (PATH, IFS, …): the same positive list applies.
+   */
+  shellAssigns?: string[];
+  /**
    * Text this command evaluates as code (arithmetic, a subscript, a prompt string) whose content the
    * guard cannot see: what and where, for the verdict. Commands the guard can see in such text are
    * facts of their own.

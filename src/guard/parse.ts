@@ -383,6 +383,12 @@ export class ScriptAnalyzer {
     if (what.opaque) e.opaque = true;
   }
 
+  /** `fact` sets or unsets the shell variable `name` (not exported): its value is unknown from here on. */
+  private shellAssigns(fact: Command, ctx: Ctx, name: string, numeric = false): void {
+    this.forget(ctx, name, numeric);
+    (fact.shellAssigns ??= []).push(name);
+  }
+
   private forget(ctx: Ctx, name: string, numeric = false): void {
     ctx.scope.forget(name, numeric);
     this.affects(ctx, { name });
@@ -571,7 +577,10 @@ export class ScriptAnalyzer {
             else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true);
             else if (c.type === "variable_name") {
               fact.argv.push(literalWord(c.text));
-              this.forget(ctx, c.text);
+              // `unset PATH` (bash then looks for programs in the current directory), `local PATH` (unset in the function).
+              const unsets = (keyword === "unset" || keyword === "local") && !fact.argv.some((w) => /^-[a-z]*f/.test(w.value));
+              if (unsets) this.shellAssigns(fact, ctx, c.text);
+              else this.forget(ctx, c.text);
             } else if (!SKIP.has(c.type)) {
               const ws = this.fields(c, ctx.scope, "argv");
               fact.argv.push(...ws);
@@ -581,7 +590,9 @@ export class ScriptAnalyzer {
                 else if (parsesNames && !/^[-+]/.test(w.value)) {
                   const name = w.value.split("=")[0]!;
                   this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
-                  if (!name.includes(DYN)) this.forget(ctx, name);
+                  if (name.includes(DYN)) continue;
+                  if ((keyword === "unset" || keyword === "local") && !w.value.includes("=") && !fact.argv.some((a) => /^-[a-z]*f/.test(a.value))) this.shellAssigns(fact, ctx, name);
+                  else this.forget(ctx, name);
                 }
               }
             }
@@ -662,7 +673,8 @@ export class ScriptAnalyzer {
     // `select x in …` also reads the line typed into REPLY.
     const select = node.type === "for_statement" && node.children[0]?.type === "select";
     const walkOnce = (): void => {
-      if (loopVar) this.forget(ctx, loopVar);
+      // `for PATH in /tmp/x; do ls; done` runs /tmp/x/ls: the loop variable is set like any other.
+      if (loopVar) this.shellAssigns(this.makeCommand(`${select ? "select" : "for"} ${loopVar}`, [], [], inner, script), ctx, loopVar);
       if (select) this.forget(ctx, "REPLY");
       if (node.type === "c_style_for_statement") {
         // The header `((init; test; step))` is arithmetic.
@@ -872,6 +884,8 @@ export class ScriptAnalyzer {
     for (let i = words.length - 1; i >= 0; i--) {
       const w = words[i]!;
       const text = w.text;
+      // `${PATH:=/tmp/x}` and `${PATH=…}` assign PATH in the shell that expands the word.
+      if (text.includes("${")) for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) this.shellAssigns(owner, ctx, m[1]!);
       if (text.includes("$") || text.includes("`") || text.includes("<(") || text.includes(">(")) {
         sub ??= { ...ctx, scope: ctx.scope.fork(), owner, pipeline: null, background: false };
         stack.push({ node: w, ctx: sub });
@@ -1074,7 +1088,7 @@ export class ScriptAnalyzer {
       const p = parseArgs(args, name === "read" ? "adinNptu" : name === "wait" ? "p" : name === "getopts" ? "" : "dnOsuCc");
       const arrays = [p.values.get("a"), name === "wait" ? p.values.get("p") : undefined].filter((w): w is Word => w !== undefined);
       const names = name === "getopts" ? p.operands.slice(1, 2) : name === "wait" ? [] : p.operands;
-      for (const w of [...arrays, ...names]) if (!w.dynamic) this.forget(ctx, w.value);
+      for (const w of [...arrays, ...names]) if (!w.dynamic) this.shellAssigns(fact, ctx, w.value);
       // The variables they fill when no name is given, and getopts' own.
       if (name === "read" && names.length === 0 && arrays.length === 0) this.forget(ctx, "REPLY");
       if ((name === "mapfile" || name === "readarray") && names.length === 0) this.forget(ctx, "MAPFILE");
@@ -1083,7 +1097,7 @@ export class ScriptAnalyzer {
     }
     if (name === "printf") {
       const v = parseArgs(args, "v").values.get("v");
-      if (v && !v.dynamic) this.forget(ctx, v.value);
+      if (v && !v.dynamic) this.shellAssigns(fact, ctx, v.value);
       return;
     }
     if (name === "source" || name === ".") {
@@ -1443,7 +1457,7 @@ export class ScriptAnalyzer {
     const r = checkArithmetic(evaluated, lookup, this.arithBudget);
     if (r.unknown !== null) fact.evaluatesUnknown ??= `${what} on ${r.unknown}`;
     for (const code of r.code) this.run(code, { ...nested(ctx), via: "a subscript in arithmetic" }, this.script, this.options, "in a subscript that arithmetic evaluates");
-    for (const name of r.assigned) this.forget(ctx, name, true);
+    for (const name of r.assigned) this.shellAssigns(fact, ctx, name, true);
   }
 
   /** A variable name that bash parses, subscript and all (`read NAME`, `printf -v NAME`, `test -v NAME`). */

@@ -3,7 +3,7 @@
 // spellings the guard must not allow; for the representative ones, real bash proves the spelling really
 // runs code or writes, with a `touch` tripwire in a temporary directory standing in for the payload.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -55,6 +55,11 @@ const CLASSES: Record<string, string[]> = {
     "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch t' git status", "PROMPT_COMMAND='touch t'", "HISTFILE=/etc/x",
     "CDPATH=/etc", "HOME=/etc", "EDITOR=x git commit", "export GIT_PAGER='touch t'", "PATH=. ls",
   ],
+  "variables set without an assignment word follow the same positive list as plain assignments": [
+    "let PATH=1", "let IFS=1", "(( PATH=1 ))", "echo $(( PS4=2 ))", "for ((PATH=0; PATH<1; PATH++)); do :; done", "let BASH_ENV=1",
+    "for PATH in /tmp/x; do ls; done", "select PATH in /tmp/x; do ls; done", "echo ${PATH:=/tmp/x}", ": ${PATH=/tmp/x}", "wait -p PATH",
+    "unset PATH", "unset -v PATH", "f() { local PATH; ls; }; f", "read PATH < f", "printf -v PATH /tmp/x",
+  ],
   "git pointed at another repository or configuration": [
     "git -c core.pager='touch t' log", "git -c core.fsmonitor='touch t' status", "git -C /tmp/evil status", "git --git-dir=/tmp/evil/.git log",
     "git --work-tree=/ status", "git --config-env=core.pager=X log", "git --exec-path=/tmp log", "git -ccore.pager=id log",
@@ -93,7 +98,8 @@ describe("what stays allowed under balanced", () => {
   it.each([
     "npm test", "git status", "ls -la", "cat f | grep x", "python3 script.py", 'node -e "console.log(1)"', "sed 's/a/b/' f", "sed -n '/x/p' f",
     "cat > notes.txt <<'EOF'\nhi\nEOF", "sed -i 's/a/b/' src/x.ts", "sort -o out.txt x", "LANG=C sort x", "dir=src; ls $dir", "echo a\tb",
-    "git log --oneline -5", "find . -name '*.ts' -print0 | xargs -0 grep -n x", "rg -n TODO src", "awk -F: '{print $1}' x", "ls --col=never",
+    "git log --oneline -5", "find . -name '*.ts' -print0 | xargs -0 grep -n x", "let n=1", "i=0; (( i++ ))", "for f in *.txt; do wc -l $f; done",
+    "echo ${x:=default}", "unset x", "wait -p pid", "rg -n TODO src", "awk -F: '{print $1}' x", "ls --col=never",
     "awk '{ n = $1 / 2; print n }' x", "awk '{ gsub(/\\//, \"-\"); print }' x", "awk '!seen[$0]++' x", "awk '{ print length }' x", "awk 'length($0) > 72' x",
   ])("%j", async (command) => {
     expect((await guardFor("balanced")).check(command).decision).toBe("allow");
@@ -109,6 +115,13 @@ describe("project code is one class: allowed under balanced, asked under strict"
 });
 
 // ---- Real bash: the spellings really run code or write ----
+
+/** A program named ls in `sub` (default bin/) of the directory, which leaves the tripwire in the directory. */
+function plantLs(d: string, sub = "bin"): void {
+  mkdirSync(join(d, sub), { recursive: true });
+  writeFileSync(join(d, sub, "ls"), `#!/bin/sh\n: > ${JSON.stringify(join(d, "trip"))}\n`);
+  chmodSync(join(d, sub, "ls"), 0o755);
+}
 
 const bash = spawnSync("bash", ["--version"], { encoding: "utf8" });
 const git = spawnSync("git", ["--version"], { encoding: "utf8" });
@@ -173,6 +186,15 @@ describe.skipIf(bash.status !== 0)("in real bash 5 the spelling runs the tripwir
   });
   it("an alias once expand_aliases is on", async () => {
     await proves("shopt -s expand_aliases\nalias ls='touch trip'\nls");
+  });
+  it("a loop variable named PATH: `for PATH in ./bin; do ls; done` runs ./bin/ls", async () => {
+    await proves("for PATH in ./bin; do ls; done", plantLs);
+  });
+  it("unset PATH: bash then looks for programs in the current directory", async () => {
+    await proves("unset PATH; ls", (d) => plantLs(d, "."));
+  });
+  it("${PATH:=…} assigns PATH when it is unset", async () => {
+    await proves("unset PATH; : ${PATH:=$PWD/bin}; ls", plantLs, ": ${PATH:=$PWD/bin}; ls");
   });
   it("BASH_ENV runs a file before a script", async () => {
     await proves("BASH_ENV=./x.sh bash -c true", (d) => writeFileSync(join(d, "x.sh"), "touch trip\n"));

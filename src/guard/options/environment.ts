@@ -35,6 +35,7 @@ export function riskyVariable(cmd: Command, eff: Effective): string | null {
   for (const a of cmd.assignments) {
     if (exported ? !HARMLESS_ENV.has(a.name) : !harmlessShellVariable(a.name)) return a.name;
   }
+  for (const name of cmd.shellAssigns ?? []) if (!harmlessShellVariable(name)) return name;
   for (const w of wrapperAssignments(cmd, eff)) {
     const name = w.value.slice(0, w.value.indexOf("=")).replace(/\+$/, "");
     if (!HARMLESS_ENV.has(name)) return name;
