@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Policy } from "../../src/guard/index.ts";
+import { PROTECTED_DIRS, PROTECTED_FILES } from "../../src/lib/protected.ts";
 import { guardFor } from "./helpers.ts";
 
 const CLASSES: Record<string, string[]> = {
@@ -68,6 +69,9 @@ const CLASSES: Record<string, string[]> = {
     "echo '[core] fsmonitor = touch t' >> .git/config", "printf x > .npmrc", "tee package.json < x", "echo --pre=sh > .rgrc",
     "cp x .git/hooks/pre-commit", "cat > .gitattributes <<'EOF'\n* diff=x\nEOF", "sed -i s/a/b/ package.json", "echo x > .envrc",
     "printf '[core]\\n\\tpager = touch t\\n' > r/config", "echo 'ref: refs/heads/main' > r/HEAD", "tee sub/config < x", "cp cfg r/config", "sed -i s/a/b/ r/config",
+    "echo '{}' > .vscode/settings.json", "cat > .vscode/tasks.json < x", "cp x .idea/workspace.xml", "echo '{}' > .mcp.json", "echo x > .claude/commands/x.md",
+    "tee .claude/agents/a.md < x", "echo '{}' > .claude/settings.json", "echo '{}' > .claude/settings.local.json", "echo x >> .ripgreprc", "echo x > .Bashrc",
+    "echo x > sub/.zprofile", "mkdir -p .vscode && cp x .vscode/", "sed -i s/a/b/ .gitmodules",
   ],
   "shell state that changes later commands": [
     "alias ls='touch t'", "trap 'touch t' EXIT", "hash -p /tmp/x ls", "shopt -s expand_aliases", "enable -f x.so y", "history -w /tmp/x",
@@ -82,6 +86,17 @@ describe.each(Object.entries(CLASSES))("%s", (_name, spellings) => {
   });
   it.each(spellings.map((s) => [s]))("does not allow %j under strict", async (command) => {
     expect((await guardFor("strict")).check(command).decision).not.toBe("allow");
+  });
+});
+
+describe("config-write covers every file and folder the OS sandbox protects (src/lib/protected.ts), at any depth", () => {
+  const targets = [...PROTECTED_FILES, ...PROTECTED_DIRS.map((d) => `${d}/x`)].flatMap((p) => [p, `sub/${p}`, p.toUpperCase()]);
+  it.each(targets.map((t) => [t]))("asks for a write to %s", async (target) => {
+    expect((await guardFor("balanced")).check(`echo x > ${target}`)).toMatchObject({ decision: "ask", rule: "config-write" });
+    expect((await guardFor("balanced")).check(`cp a ${target}`)).toMatchObject({ decision: "ask", rule: "config-write" });
+  });
+  it.each(["echo x > notes.txt", "echo x > .vscodex", "echo x > claude/commands.md", "cat .mcp.json", "ls .vscode"])("leaves %j alone", async (command) => {
+    expect((await guardFor("balanced")).check(command).rule).not.toBe("config-write");
   });
 });
 

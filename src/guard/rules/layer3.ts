@@ -264,15 +264,17 @@ export const LAYER3: RuleRow[] = [
     id: "config-write",
     layer: 3,
     decision: "ask",
-    title: "Writes to files that configure later commands (.git/, .npmrc, package.json, .gitattributes, shell rc files)",
+    title: "Writes to files that configure later commands (.git/, .npmrc, package.json, shell rc files, .vscode/, .mcp.json, .claude/)",
     reason: "Writes to {detail}, which configures what later commands run.",
     hint: "A person approves changes to tool configuration; edit the project's code files instead.",
     examples: [
       "echo '[core] pager = id' >> .git/config", "echo 'x' > .npmrc", "tee package.json < x", "cat > .gitattributes <<'EOF'\n* diff=x\nEOF",
       "cp x .git/hooks/pre-commit", "echo --pre=sh > .rgrc", "sed -i s/a/b/ package.json",
       "printf '[core]\\n\\tpager = id\\n' > r/config", "echo 'ref: refs/heads/main' > r/HEAD", "echo x > ~/.ssh/config",
+      "echo '{}' > .vscode/settings.json", "cp x .idea/workspace.xml", "echo '{}' > .mcp.json", "echo x > .claude/commands/x.md",
+      "tee .claude/agents/a.md < x", "echo '{}' > .claude/settings.json", "echo x >> .ripgreprc",
     ],
-    nearMisses: ["cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name"],
+    nearMisses: ["cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name", "cat .mcp.json", "echo x > claude/commands.md"],
     match(cmd, _eff, env) {
       const path = configWrite(cmd, env);
       return path ? { detail: path } : null;
