@@ -24,6 +24,8 @@ export function presetDecision(policy: Policy, balanced: Decision): Decision {
 interface CompiledRule {
   source: string;
   test(command: string): boolean;
+  /** The subject an exact rule (no `*`) names; undefined for a prefix or pattern. */
+  exact?: string;
 }
 
 /** `Bash(npm run test:*)` or `npm run test:*` → prefix at a word boundary; `*` elsewhere → any text; else exact. */
@@ -40,7 +42,7 @@ export function compileRule(rule: string): CompiledRule {
     const parts = body.split("*");
     return { source: rule, test: (c) => wildcard(parts, c) };
   }
-  return { source: rule, test: (c) => c === body };
+  return { source: rule, test: (c) => c === body, exact: body };
 }
 
 /**
@@ -77,11 +79,28 @@ export function compileRules(rules: UserRules | undefined): CompiledRules {
 // Wrappers that do not change what a command is, as Claude Code strips them before matching.
 const TRANSPARENT = new Set(["time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "ionice", "setsid", "env"]);
 
-/** The text a user rule is matched against: program and arguments, without assignments, redirects or transparent wrappers. */
+/**
+ * The text a user rule is matched against: program and arguments without assignments or transparent wrappers, then
+ * the redirects (with a heredoc's or herestring's text), so that an exact rule for `echo x > a` is not a rule for
+ * `echo x > .bashrc`.
+ */
 export function ruleSubject(cmd: Command, eff: Effective): string {
   const opaque = eff.wrappers.some((w) => !TRANSPARENT.has(w));
   const argv = opaque ? cmd.argv : eff.argv;
-  return argv.map((w) => (w.dynamic ? w.raw : w.value)).join(" ").replace(/\s+/g, " ").trim();
+  const words = argv.map((w) => (w.dynamic ? w.raw : w.value));
+  for (const r of cmd.redirects) words.push(`${r.fd ?? ""}${r.op}`, r.body ? r.body.text : (r.target?.raw ?? ""));
+  return words.join(" ").replace(/\s+/g, " ").trim();
+}
+
+/** The exact subject: the assignments before the command too (`PATH=/tmp/x ls` is not `ls`). */
+export function exactSubject(cmd: Command, eff: Effective): string {
+  const assignments = cmd.assignments.map((a) => `${a.name}=${a.value.dynamic ? a.value.raw : a.value.value}`);
+  return [...assignments, ruleSubject(cmd, eff)].join(" ").replace(/\s+/g, " ").trim();
+}
+
+/** Whether one of the rules, taken exactly (no `*`), is `subject`. */
+export function exactRule(rules: readonly CompiledRule[], subject: string): string | null {
+  return rules.find((r) => r.exact === subject)?.source ?? null;
 }
 
 export type UserMatch = { decision: Decision; rule: string } | null;
@@ -93,6 +112,13 @@ export function matchUserRules(rules: CompiledRules, subject: string): UserMatch
   }
   return null;
 }
+
+/**
+ * Rules whose ask only an exact rule answers: a file that configures later commands, shell state, a variable. A
+ * prefix rule (`echo:*`, `npm run build:*`) allows the program, not every file it may write or every variable set
+ * before it; the suggestion for "Always allow" is then the exact command (Guard.suggestRule).
+ */
+export const EXACT_ONLY: ReadonlySet<string> = new Set(["config-write", "shell-state", "shell-rules", "environment"]);
 
 /** The rule a person would most likely want for "Always allow": `npm run build:*` for `npm run build --watch`. */
 export function suggestRule(subject: string): string {

@@ -108,6 +108,51 @@ describe("user rules (Claude Code's grammar)", () => {
   });
 });
 
+describe("Always allow is never broader than the write it was asked about", () => {
+  it("suggests the exact command for a config write, shell state or a variable (a prefix would allow every such write)", async () => {
+    const g = await guardFor();
+    expect(g.suggestRule("echo '[core] pager = id' >> .git/config")).toBe("echo [core] pager = id >> .git/config");
+    expect(g.suggestRule("cat > .bashrc <<'EOF'\nexport X=1\nEOF")).toBe("cat > .bashrc << export X=1");
+    expect(g.suggestRule("alias ll='ls -l'")).toBe("alias ll=ls -l");
+    expect(g.suggestRule("PATH=/tmp/x ls")).toBe("PATH=/tmp/x ls");
+    expect(g.suggestRule("let PATH=1")).toBe("let PATH=1");
+  });
+
+  it("suggests about the part that asked, not the first one", async () => {
+    const g = await guardFor();
+    expect(g.suggestRule("ls && curl https://example.com")).toBe("curl:*");
+    expect(g.suggestRule("cd src && echo x > .npmrc")).toBe("echo x > .npmrc");
+    expect(g.suggestRule("npm run build --watch")).toBe("npm run build:*");
+    expect(g.suggestRule("rm -f nothing.txt")).toBe("rm:*");
+  });
+
+  it("the suggested rule allows that command again, and no other write", async () => {
+    const asked = "echo x > .git/config";
+    const rule = (await guardFor()).suggestRule(asked);
+    const g = await guardFor("balanced", { rules: { allow: [rule] } });
+    expect(g.check(asked)).toMatchObject({ decision: "allow", rule: "user-allow" });
+    expect(g.check("echo x > .bashrc")).toMatchObject({ decision: "ask", rule: "config-write" });
+    expect(g.check("echo y > .git/config")).toMatchObject({ decision: "ask", rule: "config-write" });
+  });
+
+  it("a prefix or pattern rule does not allow a config write, shell state or a variable; an exact one does", async () => {
+    const g = await guardFor("balanced", { rules: { allow: ["echo:*", "npm run build:*", "ls:*", "alias *", "cat > .bashrc << export X=1"] } });
+    expect(g.check("echo x")).toMatchObject({ decision: "allow", rule: "user-allow" });
+    expect(g.check("echo x > .bashrc")).toMatchObject({ decision: "ask", rule: "config-write" });
+    expect(g.check("npm run build > .npmrc")).toMatchObject({ decision: "ask", rule: "config-write" });
+    expect(g.check("PATH=/tmp/x ls")).toMatchObject({ decision: "ask", rule: "environment" });
+    expect(g.check("alias ll='ls -la'")).toMatchObject({ decision: "ask" });
+    expect(g.check("cat > .bashrc <<'EOF'\nexport X=1\nEOF")).toMatchObject({ decision: "allow", rule: "user-allow" });
+    expect(g.check("cat > .bashrc <<'EOF'\nexport PATH=/tmp/x\nEOF")).toMatchObject({ decision: "ask", rule: "config-write" });
+  });
+
+  it("an exact rule no longer matches the same words with another redirect", async () => {
+    const g = await guardFor("balanced", { rules: { allow: ["git status"] } });
+    expect(g.check("git status").rule).toBe("user-allow");
+    expect(g.check("git status > .gitmodules").rule).toBe("config-write");
+  });
+});
+
 describe("the working directory", () => {
   it("resolves relative write targets against the cwd it is given", async () => {
     const g = await guardFor();
