@@ -128,6 +128,16 @@ export function unescapedBacktick(text: string): boolean {
   return false;
 }
 
+/**
+ * tree-sitter-bash has no `<>` (open for reading and writing, `exec 3<>/dev/tcp/h/80`): it reads `cmd <>f` as a
+ * syntax error. It gets `< ` in its place, the same length, so that every node keeps its place in the source, and
+ * the redirect's operator is read back from the source. Not after a backslash (`\<>f` is the word `<` and `>f`) or
+ * another `<`; inside quotes, comments and heredoc bodies the change is text for text.
+ */
+function readWriteAsRead(source: string): string {
+  return source.includes("<>") ? source.replace(/(?<![<\\])<>/g, "< ") : source;
+}
+
 /** The heredoc delimiters both parsers read alike: a plain word, or one quoted whole in '' or "". */
 const PLAIN_DELIMITER = /^(?:([A-Za-z0-9_.,:@%+=-]+)|'([A-Za-z0-9_.,:@%+=-]+)'|"([A-Za-z0-9_.,:@%+=-]+)")$/;
 
@@ -316,7 +326,8 @@ export class ScriptAnalyzer {
    * its memory or time budget is stopped at the next progress callback, and one that grows past twice its memory
    * budget in one step is aborted by the memory itself.
    */
-  private parse(source: string): Tree | string {
+  private parse(original: string): Tree | string {
+    const source = readWriteAsRead(original);
     const stages = source.length > 2 * GUARD.maxPipelineStages ? longestPipeline(source) : 0;
     if (stages === Infinity) return "it has a heredoc whose delimiter is not plain (the guard reads `EOF`, `'EOF'` or `\"EOF\"`)";
     if (stages > GUARD.maxPipelineStages) {
@@ -1162,7 +1173,8 @@ export class ScriptAnalyzer {
     let bodyNode: SyntaxNode | null = null;
     for (const c of node.children) {
       if (!c.isNamed) {
-        if (!op) op = c.type;
+        // `<>` reached tree-sitter as `< ` (readWriteAsRead): the source says which it was.
+        if (!op) op = c.type === "<" && source.startsWith("<>", c.startIndex) ? "<>" : c.type;
         continue;
       }
       switch (c.type) {
