@@ -34,6 +34,28 @@ describe("presets", () => {
   });
 });
 
+describe("interpreters' inline code is running project code: allowed under balanced, never allowed under strict", () => {
+  it.each([
+    "python3 -c 'print(1)'", "python3 -Ic 'print(1)'", "node -e \"console.log(1)\"", "node -pe 1", "node --eval 'while(1){}'",
+    "perl -e 'print 1'", "perl -ne 'print' f", "ruby -e 'puts 1'", "php -r 'echo 1;'", "deno eval 'console.log(1)'",
+    "bun -e 'console.log(1)'", "ts-node -e 1", "env python3 -c 1", "timeout 5 node -e 1",
+    // Resource bombs that are not fork loops are the same class: the sandbox bounds them, not the guard.
+    "python3 -c 'a=\"x\"*10**12'", "python3 -c 'import os; os.fork()'", "node -e 'require(\"child_process\").execSync(\"ls\")'",
+  ])("%s", async (command) => {
+    expect((await guardFor("balanced")).check(command)).toMatchObject({ decision: "allow", rule: "project-code" });
+    expect((await guardFor("strict")).check(command)).toMatchObject({ decision: "ask", rule: "project-code" });
+  });
+
+  it.each([
+    "python3 -c 'import os\nwhile 1: os.fork()'", "perl -e 'fork while 1'", "perl -E 'fork while 1'", "ruby -e 'loop { fork }'",
+    "node -e 'const cp=require(\"child_process\"); for(;;) cp.spawn(process.execPath, [\"-e\", \"\"])'", "php -r 'while(1) pcntl_fork();'",
+  ])("a fork loop in inline code is refused under every preset: %s", async (command) => {
+    for (const policy of ["strict", "balanced", "permissive"] as const) {
+      expect([policy, (await guardFor(policy)).check(command)]).toMatchObject([policy, { decision: "deny", rule: "fork-loop" }]);
+    }
+  });
+});
+
 describe("false positives the anchors' users complained about stay allowed", () => {
   it.each([
     "npm test 2>&1",
