@@ -115,7 +115,13 @@ export function checkArithmetic(text: string, lookup: (name: string) => string |
           const end = closing(t, j, "[", "]");
           visit(t.slice(j + 1, end < 0 ? t.length : end), depth + 1, null);
           j = end < 0 ? t.length : end + 1;
-          if (out.unknown === null && !ASSIGN_OP.test(t.slice(j))) out.unknown = `\`${t.slice(i, j)}\` (an array element)`;
+          const after = t.slice(j);
+          if (out.unknown === null && !ASSIGN_OP.test(after)) out.unknown = `\`${t.slice(i, j)}\` (an array element)`;
+          // `x[0]=1` sets $x itself (element 0 is the variable): the caller forgets x, not as a number (`x[1]=1` leaves it).
+          if (ASSIGN_OP.test(after) || /^\s*(?:\+\+|--)/.test(after) || incrementBefore(t, i)) {
+            local.set(name, DYN);
+            out.assigned.push(t.slice(i, j));
+          }
           i = j;
           continue;
         }
@@ -128,6 +134,7 @@ export function checkArithmetic(text: string, lookup: (name: string) => string |
           const v = read(name);
           if (v === undefined || (v.includes(DYN) && v !== DYN_NUM)) {
             out.unknown = `\`${name}\``;
+            if (assign || incdec) out.assigned.push(name); // `(( x++ ))` with x unknown still sets x
             return;
           }
           if (!numeric(v)) visit(v, depth + 1, name);

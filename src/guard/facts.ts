@@ -94,3 +94,13 @@ export interface Script {
   /** Too deep or too large to check completely: the guard fails closed. */
   incomplete: string | null;
 }
+
+/**
+ * The variable a name sets: `PATH[0]` sets PATH (element 0 of a scalar is the scalar, and bash runs every element
+ * of a PROMPT_COMMAND array), so an element is judged by its array's name. Null when it is not a name at all (a
+ * value computed at run time).
+ */
+export function variableOf(name: string): string | null {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]*\])?$/.exec(name);
+  return m ? m[1]! : null;
+}

@@ -8,7 +8,7 @@ import { GUARD } from "../limits.ts";
 import type { ParserMemory } from "./language.ts";
 import { longestPipeline } from "./pipelines.ts";
 import { copyTree, type SyntaxNode } from "./tree.ts";
-import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
+import { DYN, variableOf, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
 import { embeddedCode } from "./embedded.ts";
 import { argumentCommands } from "./unknown-programs.ts";
@@ -401,8 +401,10 @@ export class ScriptAnalyzer {
   }
 
   private forget(ctx: Ctx, name: string, numeric = false): void {
-    ctx.scope.forget(name, numeric);
-    this.affects(ctx, { name });
+    // `read 'x[0]'`, `printf -v 'x[0]'`, `unset 'x[0]'`: `$x` is element 0, so it is x that is no longer known.
+    const base = variableOf(name) ?? name;
+    ctx.scope.forget(base, numeric && base === name);
+    this.affects(ctx, { name: base });
   }
 
   /** Parses `source` and walks it; nested code (bash -c strings) comes back here with depth + 1. */
@@ -870,8 +872,10 @@ export class ScriptAnalyzer {
     fact.assignments.push({ name, value });
     // Text bash runs later: PROMPT_COMMAND before each prompt, and the $(…) of PS0, PS1, PS2 and PS4 each time
     // the prompt is shown. It is judged now, as if it were written here.
-    if (/^(?:PROMPT_COMMAND|PS[0124])$/.test(name) && !value.dynamic && value.value.trim()) {
-      const code = name === "PROMPT_COMMAND" ? value.value : `: "${asDoubleQuoted(value.value)}"`;
+    // `PS4[0]=…` and `PROMPT_COMMAND[1]=…` too: element 0 is the variable, and bash runs every element of PROMPT_COMMAND.
+    const base = variableOf(name);
+    if (base !== null && /^(?:PROMPT_COMMAND|PS[0124])$/.test(base) && !value.dynamic && value.value.trim()) {
+      const code = base === "PROMPT_COMMAND" ? value.value : `: "${asDoubleQuoted(value.value)}"`;
       this.run(code, { ...nested(ctx), via: name }, this.script, this.options, `in ${name}`);
     }
     if (!persistent) return;
@@ -880,7 +884,12 @@ export class ScriptAnalyzer {
 
   /** A plain assignment as the script makes it. */
   private setVar(ctx: Ctx, name: string, value: Word, append: boolean): void {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return; // `a[i]=x`: an element, not a variable the guard follows
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      // `a[i]=x`: an element, not a value the guard follows; `$a` is element 0, so a's value is not known after it.
+      const base = variableOf(name);
+      if (base !== null) this.forget(ctx, base);
+      return;
+    }
     this.affects(ctx, { name });
     // `cd ..` goes up from $PWD, not from where the shell is: after PWD=…, nobody knows where it goes.
     if (name === "PWD") ctx.scope.lostCwd();
@@ -896,7 +905,8 @@ export class ScriptAnalyzer {
       const w = words[i]!;
       const text = w.text;
       // `${PATH:=/tmp/x}` and `${PATH=…}` assign PATH in the shell that expands the word.
-      if (text.includes("${")) for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?=/g)) this.shellAssigns(owner, ctx, m[1]!);
+      // `${PATH[0]:=…}` assigns PATH too (element 0 is the variable).
+      if (text.includes("${")) for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?:?=/g)) this.shellAssigns(owner, ctx, m[1]!);
       if (text.includes("$") || text.includes("`") || text.includes("<(") || text.includes(">(")) {
         sub ??= { ...ctx, scope: ctx.scope.fork(), owner, pipeline: null, background: false };
         stack.push({ node: w, ctx: sub });

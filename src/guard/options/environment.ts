@@ -4,7 +4,7 @@
 // harmless ones passes. A shell variable that is not exported matters only through the names bash reads
 // and the names an environment exports to tools: those ask, the rest (`dir=src`, `N=3`) pass.
 
-import type { Command, Word } from "../facts.ts";
+import { variableOf, type Command, type Word } from "../facts.ts";
 import type { Effective } from "../commands.ts";
 import { PROTECTED_DIRS, PROTECTED_FILES } from "../../lib/protected.ts";
 
@@ -34,7 +34,7 @@ export function riskyVariable(cmd: Command, eff: Effective): string | null {
     (cmd.argv.length > 0 && program !== undefined && !DECLARE.has(program)) || // `VAR=x cmd`, `export VAR=x`
     (program !== undefined && DECLARE.has(program) && cmd.argv.some((w) => /^-[a-zA-Z]*x/.test(w.value))); // `declare -x`
   for (const a of cmd.assignments) {
-    if (exported ? !HARMLESS_ENV.has(a.name) : !harmlessShellVariable(a.name)) return a.name;
+    if (exported ? !HARMLESS_ENV.has(variableOf(a.name) ?? "") : !harmlessShellVariable(a.name)) return a.name;
   }
   for (const name of cmd.shellAssigns ?? []) if (!harmlessShellVariable(name)) return name;
   for (const w of wrapperAssignments(cmd, eff)) {
@@ -57,7 +57,9 @@ const SHELL_OR_TOOL =
  * unless the environment already exports it, and bash does not read.
  */
 export function harmlessShellVariable(name: string): boolean {
-  return HARMLESS_ENV.has(name) || (!SHELL_OR_TOOL.test(name) && !LOWER_ENV.test(name));
+  const base = variableOf(name);
+  if (base === null) return false;
+  return HARMLESS_ENV.has(base) || (!SHELL_OR_TOOL.test(base) && !LOWER_ENV.test(base));
 }
 
 /**
