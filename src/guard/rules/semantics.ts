@@ -141,7 +141,7 @@ export const SEMANTICS: RuleRow[] = [
     id: "session-names",
     layer: 1,
     decision: "deny",
-    title: `The session's own variables and functions (${SESSION_NAME_PREFIXES.map((p) => `${p}*`).join(", ")}): set, unset, declared, redefined or called`,
+    title: `The session's own variables and functions (${SESSION_NAME_PREFIXES.map((p) => `\`${p}*\``).join(", ")}): set, unset, declared, redefined or called`,
     reason: "`{detail}` is one of the session's own names: the session uses it to know when a command has ended, and a command may not change or call it.",
     hint: `Choose another name: names starting with ${SESSION_NAME_PREFIXES.join(" or ")} are the session's.`,
     examples: [
