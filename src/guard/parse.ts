@@ -585,7 +585,7 @@ export class ScriptAnalyzer {
           // declare, typeset and local parse a name given as text, subscript and all; export and readonly do not.
           const parsesNames = keyword === "declare" || keyword === "typeset" || keyword === "local" || keyword === "unset";
           let nameref = false;
-          for (const c of node.children) {
+          for (const [i, c] of node.children.entries()) {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
             else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true);
             else if (c.type === "variable_name") {
@@ -598,10 +598,13 @@ export class ScriptAnalyzer {
               const ws = this.fields(c, ctx.scope, "argv");
               fact.argv.push(...ws);
               words.push(c);
-              for (const w of ws) {
+              // tree-sitter reads `unset a[2]` as the name `a` and the word `[2]`: to bash they are one word.
+              const prev = i > 0 ? node.children[i - 1] : undefined;
+              const joined = prev?.type === "variable_name" && prev.endIndex === c.startIndex ? prev.text : "";
+              for (const [k, w] of ws.entries()) {
                 if (/^[-+][A-Za-z]*n/.test(w.value) && !w.dynamic) nameref = true;
                 else if (parsesNames && !/^[-+]/.test(w.value)) {
-                  const name = w.value.split("=")[0]!;
+                  const name = (k === 0 ? joined : "") + w.value.split("=")[0]!;
                   this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
                   if (name.includes(DYN)) continue;
                   if ((keyword === "unset" || keyword === "local") && !w.value.includes("=") && !fact.argv.some((a) => /^-[a-z]*f/.test(a.value))) this.shellAssigns(fact, ctx, name);

@@ -4,7 +4,7 @@
 // harmless ones passes. A shell variable that is not exported matters only through the names bash reads
 // and the names an environment exports to tools: those ask, the rest (`dir=src`, `N=3`) pass.
 
-import { variableOf, type Command, type Word } from "../facts.ts";
+import { DYN, variableOf, type Command, type Word } from "../facts.ts";
 import type { Effective } from "../commands.ts";
 import { PROTECTED_DIRS, PROTECTED_FILES } from "../../lib/protected.ts";
 
@@ -57,7 +57,9 @@ const SHELL_OR_TOOL =
  * unless the environment already exports it, and bash does not read.
  */
 export function harmlessShellVariable(name: string): boolean {
-  const base = variableOf(name);
+  if (name.includes(DYN)) return false;
+  // A name bash refuses (`read 'REPLY?x'`: not a valid identifier) sets nothing; judged by its leading name all the same.
+  const base = variableOf(name) ?? /^[A-Za-z_][A-Za-z0-9_]*/.exec(name)?.[0] ?? null;
   if (base === null) return false;
   return HARMLESS_ENV.has(base) || (!SHELL_OR_TOOL.test(base) && !LOWER_ENV.test(base));
 }
