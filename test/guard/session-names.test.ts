@@ -1,6 +1,7 @@
 // The session's own shell names (the prompt hook and its counters, src/lib/session-names.ts) are refused under
 // every preset when a command sets, unsets, declares, redefines or calls them: they are how the session knows a
 // command has ended. Reading them stays allowed.
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isSessionName } from "../../src/lib/session-names.ts";
@@ -23,8 +24,15 @@ describe("a command may not set, unset, declare, redefine or call the session's 
     "mapfile -t __ss_k < f", "readarray __ss_k < f", "getopts a __ss_c", "wait -p __ss_v", "for __ss_seq in 1; do :; done",
     "select __ss_seq in a; do break; done", ": ${__ss_seq:=1}", "declare -n r=__ss_seq", "eval '__ss_seq=1'", "bash -c '__ss_seq=1'",
     "f() { __ss_seq=1; }", "ls; __ss_seq=1", "__sandshell_prompt", "command __sandshell_prompt", "builtin command __sandshell_prompt",
+    // `exec {NAME}>f` stores a descriptor in NAME; `coproc NAME` sets NAME and NAME_PID.
+    "exec {__ss_seq}>f", "exec {__ss_seq}<f", "coproc __ss_seq { :; }", "coproc __ss { :; }", "x=__ss_seq; printf -v $x 1",
   ])("%j", async (command) => {
     await refusedEverywhere(command);
+  });
+
+  it("in real bash, exec {NAME}>f and coproc NAME set the variables they name", () => {
+    const r = spawnSync("bash", ["--norc", "--noprofile", "-c", 'exec {__ss_x}>/dev/null; coproc __ss { :; }; echo "$__ss_x $__ss_PID"'], { encoding: "utf8" });
+    expect(r.stdout).toMatch(/^\d+ \d+\n$/);
   });
 
   it("says which name and what to do instead", async () => {
@@ -34,7 +42,7 @@ describe("a command may not set, unset, declare, redefine or call the session's 
     expect(v.hint).toContain("another name");
   });
 
-  it.each(["echo $__ss_seq", "declare -p __ss_seq", "declare -f __sandshell_prompt", "type __sandshell_prompt", "ss_seq=1", "x__ss_seq=1", "echo __ss_seq=1"])(
+  it.each(["echo $__ss_seq", "declare -p __ss_seq", "declare -f __sandshell_prompt", "type __sandshell_prompt", "ss_seq=1", "x__ss_seq=1", "echo __ss_seq=1", "x='__ss_ is reserved'", "exec {fd}>f"])(
     "reading or merely mentioning one is left alone: %j",
     async (command) => {
       expect((await guardFor("balanced")).check(command).rule).not.toBe("session-names");

@@ -2,7 +2,7 @@
 // command evaluates without it being written as a command (arithmetic, subscripts, prompt strings), and
 // interpreters that read their program from stdin, a descriptor or a socket. See docs/guard-semantics.md.
 
-import type { Command, Script } from "../facts.ts";
+import { variableOf, type Command, type Script } from "../facts.ts";
 import { FETCHERS, isInterpreter, programFileSource, programSource, SHELLS, WRAPPERS, type Effective } from "../commands.ts";
 import { specFor } from "../options/index.ts";
 import { declareChanges, setChanges, shoptChanges } from "../options/shell-options.ts";
@@ -106,7 +106,11 @@ const NAMING = new Set(["declare", "typeset", "local", "readonly", "export", "un
 export function setsSessionName(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   const names: string[] = [...cmd.assignments.map((a) => a.name), ...(cmd.shellAssigns ?? [])];
   // `declare -n r=__ss_seq`: every later assignment to r sets it.
-  for (const a of cmd.assignments) if (!a.value.dynamic && isSessionName(a.value.value)) names.push(a.value.value);
+  for (const a of cmd.assignments) if (!a.value.dynamic && variableOf(a.value.value) !== null) names.push(a.value.value);
+  // `exec {__ss_seq}>f` stores the descriptor it opens in the variable; `coproc NAME …` sets NAME and NAME_PID.
+  for (const m of cmd.text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)\}[<>]/g)) names.push(m[1]!);
+  const coproc = cmd.argv[0]?.value === "coproc" ? cmd.argv[1] : undefined;
+  if (coproc && !coproc.dynamic) names.push(coproc.value, `${coproc.value}_PID`);
   if (eff.name !== null && NAMING.has(eff.name)) {
     const args = eff.argv.slice(1);
     const flags = args.filter((w) => /^[-+][A-Za-z]+$/.test(w.value)).map((w) => w.value.slice(1)).join("");
@@ -148,10 +152,10 @@ export const SEMANTICS: RuleRow[] = [
       "__ss_seq=5", "__ss_tok=1 ls", "export __ss_seq", "declare -g __ss_seq=0", "readonly __ss_seq", "unset __ss_seq", "unset -f __sandshell_prompt",
       "__sandshell_prompt() { :; }", "function __sandshell_prompt { :; }", "let __ss_seq=9", "(( __ss_seq++ ))", "read __ss_seq < f",
       "printf -v __ss_seq 1", "mapfile -t __ss_k < f", "for __ss_seq in 1; do :; done", ": ${__ss_seq:=1}", "declare -n r=__ss_seq",
-      "alias __sandshell_prompt=:", "eval '__ss_seq=1'", "bash -c '__ss_seq=1'", "__ss_seq[0]=1", "local __ss_ec=0", "__sandshell_prompt",
+      "alias __sandshell_prompt=:", "eval '__ss_seq=1'", "bash -c '__ss_seq=1'", "__ss_seq[0]=1", "local __ss_ec=0", "__sandshell_prompt", "exec {__ss_seq}>f", "coproc __ss_seq { :; }",
       "builtin command __sandshell_prompt",
     ],
-    nearMisses: ["echo $__ss_seq", "declare -p __ss_seq", "declare -f __sandshell_prompt", "type __sandshell_prompt", "ss_seq=1", "x__ss_seq=1", "echo __ss_seq=1"],
+    nearMisses: ["echo $__ss_seq", "x='__ss_ is reserved'", "exec {fd}>f", "declare -p __ss_seq", "declare -f __sandshell_prompt", "type __sandshell_prompt", "ss_seq=1", "x__ss_seq=1", "echo __ss_seq=1"],
     match(cmd, eff, env) {
       const name = setsSessionName(cmd, eff, env);
       return name ? { detail: name } : null;
