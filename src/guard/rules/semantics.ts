@@ -108,7 +108,7 @@ export function setsSessionName(cmd: Command, eff: Effective, env: RuleEnv): str
   // `declare -n r=__ss_seq`: every later assignment to r sets it.
   for (const a of cmd.assignments) if (!a.value.dynamic && variableOf(a.value.value) !== null) names.push(a.value.value);
   // `exec {__ss_seq}>f` stores the descriptor it opens in the variable; `coproc NAME …` sets NAME and NAME_PID.
-  for (const m of cmd.text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)\}[<>]/g)) names.push(m[1]!);
+  if (cmd.text.includes("}>") || cmd.text.includes("}<")) for (const m of cmd.text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)\}[<>]/g)) names.push(m[1]!);
   const coproc = cmd.argv[0]?.value === "coproc" ? cmd.argv[1] : undefined;
   if (coproc && !coproc.dynamic) names.push(coproc.value, `${coproc.value}_PID`);
   if (eff.name !== null && NAMING.has(eff.name)) {
