@@ -13,6 +13,43 @@ export const GUARD = {
   headChars: 80,
   /** Largest command the guard parses; larger input is refused as invalid. Matches the API message cap. */
   maxCommandChars: 5 * 1024 * 1024,
+  /**
+   * Longest directory or path the guard follows as known (a `cd` deeper than this makes the working directory
+   * unknown): keeps the cost of a check linear in its size (`cd a && cd a && …` would otherwise grow the path
+   * with every step). Linux's PATH_MAX.
+   */
+  maxKnownPathChars: 1024,
+  /**
+   * Longest variable value the guard follows as known; a longer one is unknown (`x=$x$x` doubles it with
+   * every step, so a 100-character command could otherwise need more memory than there is).
+   */
+  maxKnownValueChars: 4096,
+  /**
+   * What one parse of a command (or of code inside it) may take: tree-sitter-bash needs time and memory far
+   * beyond linear for a few shapes (a long pipeline with a quoted word or an assignment in one stage takes 2 GB
+   * at 64 KB and kills the parser), so a parse that passes this budget stops and the command is refused as too
+   * complex. Memory: the base plus so many bytes per character (a 1 MB pipeline of plain commands needs
+   * ~400 MB); time: the base plus so many ms per 1,024 characters (normal: under 5). Texts shorter than
+   * `parseBudgetFromChars` are parsed unwatched (they cannot get far).
+   */
+  parseMemoryBaseBytes: 128 * 1024 * 1024,
+  parseMemoryBytesPerChar: 512,
+  parseTimeBaseMs: 500,
+  parseTimeMsPerKiB: 10,
+  parseBudgetFromChars: 2048,
+  /** Deepest syntax tree the guard reads (NL2Bash's deepest is 13; each `$( )`, `if`, `${ }` adds one or two). */
+  maxSyntaxDepth: 200,
+  /** Longest pipeline the guard parses (tree-sitter-bash's cost grows with the square of it: src/guard/pipelines.ts). */
+  maxPipelineStages: 256,
+  /**
+   * Code inside a command is parsed again (`bash -c '…'`, `eval`, a variable's value run as code), and arithmetic
+   * reads a variable's value as an expression each time it meets the name: all the text parsed for one check, and
+   * all arithmetic read, is each at most this many times the command's length plus the base.
+   */
+  parsedCharsPerChar: 3,
+  parsedCharsBase: 64 * 1024,
+  /** Characters of resolved paths (each word against the working directory) the rules make per character checked, past the base above. */
+  resolvedCharsPerChar: 64,
 } as const;
 
 export const SHELL = {

@@ -3,6 +3,7 @@
 // subscript in it is expanded: `x='a[$(touch F)]'; (( x ))` runs touch. So a name whose value the guard
 // cannot see is code it cannot see, and `$(…)` inside such text is a command to judge.
 
+import { GUARD } from "../limits.ts";
 import { DYN } from "./facts.ts";
 import { DYN_NUM } from "./scope.ts";
 
@@ -26,6 +27,13 @@ export function numeric(v: string): boolean {
   return v === DYN_NUM || /^\s*[-+]?\s*(?:0[xX][0-9a-fA-F]+|\d+#[0-9A-Za-z@_]+|\d+)\s*$/.test(v) || v.trim() === "";
 }
 
+/** Whether `++` or `--` (then blanks) ends `t` before `i`: a pre-increment of the name at `i`. */
+function incrementBefore(t: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && /\s/.test(t[j]!)) j--;
+  return j >= 1 && (t[j] === "+" || t[j] === "-") && t[j - 1] === t[j];
+}
+
 /** Where the bracket or parenthesis opened at `open` closes, or -1. */
 function closing(text: string, open: number, left: string, right: string): number {
   let depth = 0;
@@ -38,14 +46,21 @@ function closing(text: string, open: number, left: string, right: string): numbe
 
 /**
  * Checks `text` as bash's arithmetic evaluator reads it (shell expansions already done; DYN marks what
- * they left unknown). `lookup` gives a variable's value: undefined or holding DYN when unknown.
+ * they left unknown). `lookup` gives a variable's value: undefined or holding DYN when unknown. `budget`:
+ * characters still to be read (shared by the checks of one command), spent as text and values are read.
  */
-export function checkArithmetic(text: string, lookup: (name: string) => string | undefined): ArithCheck {
+export function checkArithmetic(text: string, lookup: (name: string) => string | undefined, budget: { left: number } = { left: Infinity }): ArithCheck {
   const out: ArithCheck = { unknown: null, code: [], assigned: [] };
   const local = new Map<string, string>();
   const read = (name: string): string | undefined => local.get(name) ?? lookup(name);
   const visit = (t: string, depth: number, origin: string | null): void => {
     if (out.unknown !== null) return;
+    // A value is read as an expression each time a name in it is met (`a` = `b+b+…`, `b` = `c+c+…` takes
+    // exponential time): past the characters `budget` allows, the rest is unknown.
+    if ((budget.left -= t.length) < 0) {
+      out.unknown = `\`${origin ?? t.slice(0, 12)}\` (values that name others more than the guard reads)`;
+      return;
+    }
     if (depth > MAX_DEPTH) {
       out.unknown = `\`${origin ?? t}\` (a value that names another too many times)`;
       return;
@@ -100,19 +115,26 @@ export function checkArithmetic(text: string, lookup: (name: string) => string |
           const end = closing(t, j, "[", "]");
           visit(t.slice(j + 1, end < 0 ? t.length : end), depth + 1, null);
           j = end < 0 ? t.length : end + 1;
-          if (out.unknown === null && !ASSIGN_OP.test(t.slice(j))) out.unknown = `\`${t.slice(i, j)}\` (an array element)`;
+          const after = t.slice(j);
+          if (out.unknown === null && !ASSIGN_OP.test(after)) out.unknown = `\`${t.slice(i, j)}\` (an array element)`;
+          // `x[0]=1` sets $x itself (element 0 is the variable): the caller forgets x, not as a number (`x[1]=1` leaves it).
+          if (ASSIGN_OP.test(after) || /^\s*(?:\+\+|--)/.test(after) || incrementBefore(t, i)) {
+            local.set(name, DYN);
+            out.assigned.push(t.slice(i, j));
+          }
           i = j;
           continue;
         }
         const after = t.slice(j);
         const assign = ASSIGN_OP.exec(after);
-        const incdec = /^\s*(?:\+\+|--)/.test(after) || /(?:\+\+|--)\s*$/.test(t.slice(0, i));
+        const incdec = /^\s*(?:\+\+|--)/.test(after) || incrementBefore(t, i);
         if (assign && assign[0].trim() === "=") {
           // A plain `x = …` does not read x.
         } else {
           const v = read(name);
           if (v === undefined || (v.includes(DYN) && v !== DYN_NUM)) {
             out.unknown = `\`${name}\``;
+            if (assign || incdec) out.assigned.push(name); // `(( x++ ))` with x unknown still sets x
             return;
           }
           if (!numeric(v)) visit(v, depth + 1, name);
@@ -162,6 +184,12 @@ export function substitutions(text: string): string[] {
 export function expandArithmetic(src: string, lookup: (name: string) => string | undefined, inner: (text: string) => void): string {
   let out = "";
   let i = 0;
+  // Past GUARD.maxKnownValueChars substituted, values are unknown: `$x$x$x…` costs what its text does.
+  let substituted = 0;
+  const value = (name: string): string => {
+    const v = lookup(name);
+    return v === undefined || (substituted += v.length) > GUARD.maxKnownValueChars ? DYN : v;
+  };
   while (i < src.length) {
     const c = src[i]!;
     if (c === '"') {
@@ -208,14 +236,14 @@ export function expandArithmetic(src: string, lookup: (name: string) => string |
       const end = closing(src, i + 1, "{", "}");
       const body = src.slice(i + 2, end < 0 ? src.length : end);
       if (body.startsWith("#") && body.length > 1) out += "0";
-      else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(body)) out += lookup(body) ?? DYN;
+      else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(body)) out += value(body);
       else out += DYN;
       i = end < 0 ? src.length : end + 1;
       continue;
     }
     const m = /^\$([A-Za-z_][A-Za-z0-9_]*|[#?$!])/.exec(rest);
     if (m) {
-      out += /^[#?$!]$/.test(m[1]!) ? "0" : (lookup(m[1]!) ?? DYN);
+      out += /^[#?$!]$/.test(m[1]!) ? "0" : value(m[1]!);
       i += m[0].length;
       continue;
     }

@@ -54,6 +54,12 @@ export interface Command {
   /** The command with wrappers peeled off, once the parser has worked it out. */
   effective?: Effective;
   /**
+   * Variables the shell itself sets or unsets here without an assignment word: arithmetic (`let PATH=1`,
+   * `(( x++ ))`), a loop variable (`for PATH in …`), `${PATH:=…}`, `read`/`printf -v`/`wait -p`, `unset`.
+   * They are not exported, but bash reads some of them (PATH, IFS, …): the same positive list applies.
+   */
+  shellAssigns?: string[];
+  /**
    * Text this command evaluates as code (arithmetic, a subscript, a prompt string) whose content the
    * guard cannot see: what and where, for the verdict. Commands the guard can see in such text are
    * facts of their own.
@@ -68,6 +74,8 @@ export interface FunctionDef {
   selfCalls: number;
   /** One of those calls is piped or sent to the background: the shape of a fork bomb. */
   selfForks: boolean;
+  /** Its body carries a redirect (`f() { …; } > file`): every call writes there. */
+  redirect: boolean;
 }
 
 export interface SyntaxProblem {
@@ -85,4 +93,14 @@ export interface Script {
   problem: SyntaxProblem | null;
   /** Too deep or too large to check completely: the guard fails closed. */
   incomplete: string | null;
+}
+
+/**
+ * The variable a name sets: `PATH[0]` sets PATH (element 0 of a scalar is the scalar, and bash runs every element
+ * of a PROMPT_COMMAND array), so an element is judged by its array's name. Null when it is not a name at all (a
+ * value computed at run time).
+ */
+export function variableOf(name: string): string | null {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]*\])?$/.exec(name);
+  return m ? m[1]! : null;
 }

@@ -10,7 +10,7 @@ import { clip } from "../lib/text.ts";
 import type { Command } from "./facts.ts";
 import { looksLikePythonLiteralArgument } from "./literal.ts";
 import { normalizePath } from "./paths.ts";
-import { compileRules, matchUserRules, presetDecision, ruleSubject, suggestRule, POLICIES } from "./policy.ts";
+import { compileRules, exactRule, exactSubject, matchUserRules, presetDecision, ruleSubject, suggestRule, EXACT_ONLY, POLICIES } from "./policy.ts";
 import { LAYER0 } from "./rules/layer0.ts";
 import { LAYER1 } from "./rules/layer1.ts";
 import { LAYER2 } from "./rules/layer2.ts";
@@ -136,6 +136,11 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     return v;
   }
 
+  const exactOnlyRows = [...hardRows, ...defaultRows].filter((r) => EXACT_ONLY.has(r.id));
+  function exactOnly(cmd: Command, eff: ReturnType<RuleEnv["effective"]>, env: RuleEnv): boolean {
+    return exactOnlyRows.some((row) => row.match(cmd, eff, env) !== null);
+  }
+
   function judgePart(cmd: Command, env: RuleEnv): Pending {
     const eff = env.effective(cmd);
     let soft: Pending | null = null;
@@ -148,7 +153,12 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     }
     if (hasUserRules) {
       const subject = ruleSubject(cmd, eff);
-      const user = matchUserRules(rules, subject);
+      let user = matchUserRules(rules, subject);
+      if (user?.decision === "allow" && exactOnly(cmd, eff, env)) {
+        // A write to a config file, shell state or a variable: only an exact rule for this very command allows it.
+        const exact = exactRule(rules.allow, exactSubject(cmd, eff));
+        user = exact ? { decision: "allow", rule: exact } : null;
+      }
       if (user) return { decision: user.decision, layer: 3, cmd, user: { rule: user.rule, subject } };
     }
     let base: Pending | null = null;
@@ -194,13 +204,35 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
     if (runnable.length === 0) {
       return { decision: "allow", layer: 3, rule: "allowlist", reason: "Nothing runs: the command holds only comments." };
     }
-    const env = makeEnv(script, workspace, home, policy, scratch);
+    const env = makeEnv(script, workspace, home, policy, scratch, command.length);
     let worst: Pending | null = null;
     for (const cmd of runnable) {
       const v = judgePart(cmd, env);
       if (!worst || RANK[v.decision] > RANK[worst.decision] || (RANK[v.decision] === RANK[worst.decision] && v.layer < worst.layer)) worst = v;
     }
+    if (decided) decided.part = { cmd: worst!.cmd, eff: env.effective(worst!.cmd), rule: "user" in worst! ? null : worst!.row.id };
     return render(worst!);
+  }
+
+  /** Set by suggest() around a check: the part that decided, and its rule. */
+  let decided: { part: { cmd: Command; eff: ReturnType<RuleEnv["effective"]>; rule: string | null } | null } | null = null;
+
+  /**
+   * The rule "Always allow" would add for `command`: about the part that asked, never broader than it where a
+   * prefix could write elsewhere (EXACT_ONLY: the exact part), else its program's prefix (`npm run build:*`).
+   */
+  function suggest(command: string, context: CheckContext = {}): string {
+    decided = { part: null };
+    try {
+      check(command, context);
+      const part = decided.part;
+      if (!part) return suggestRuleFor(command);
+      return part.rule !== null && EXACT_ONLY.has(part.rule) ? exactSubject(part.cmd, part.eff) : suggestRule(ruleSubject(part.cmd, part.eff));
+    } catch {
+      return suggestRuleFor(command);
+    } finally {
+      decided = null;
+    }
   }
 
   return {
@@ -213,10 +245,14 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
         return layer0("too-complex", { detail: `the guard failed on it (${error instanceof Error ? error.message : String(error)})` });
       }
     },
+    suggestRule: suggest,
   };
 }
 
-/** For approvals: the rule "Always allow" would add for this command. */
+/**
+ * The rule "Always allow" would add, from the text alone (the first part's program): for callers without a guard.
+ * Guard.suggestRule knows which part asked and why, and is never broader than a write it was asked about.
+ */
 export function suggestRuleFor(command: string): string {
   return suggestRule(command.trim().split(/\s*(?:&&|\|\||;|\|)\s*/)[0] ?? command);
 }

@@ -3,9 +3,12 @@
 // commands run (`bash -c '…'`, `eval '…'`, `find -exec`, text piped or fed into a shell), so that the
 // rules judge what will really run. Iterative, so that deep nesting cannot overflow the stack.
 
-import type { Node, Parser } from "web-tree-sitter";
+import type { Node, Parser, Tree } from "web-tree-sitter";
+import { GUARD } from "../limits.ts";
+import type { ParserMemory } from "./language.ts";
+import { longestPipeline } from "./pipelines.ts";
 import { copyTree, type SyntaxNode } from "./tree.ts";
-import { DYN, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
+import { DYN, variableOf, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
 import { embeddedCode } from "./embedded.ts";
 import { argumentCommands } from "./unknown-programs.ts";
@@ -123,6 +126,16 @@ export function unescapedBacktick(text: string): boolean {
     else if (text[i] === "`") return true;
   }
   return false;
+}
+
+/**
+ * tree-sitter-bash has no `<>` (open for reading and writing, `exec 3<>/dev/tcp/h/80`): it reads `cmd <>f` as a
+ * syntax error. It gets `< ` in its place, the same length, so that every node keeps its place in the source, and
+ * the redirect's operator is read back from the source. Not after a backslash (`\<>f` is the word `<` and `>f`) or
+ * another `<`; inside quotes, comments and heredoc bodies the change is text for text.
+ */
+function readWriteAsRead(source: string): string {
+  return source.includes("<>") ? source.replace(/(?<![<\\])<>/g, "< ") : source;
 }
 
 /** The heredoc delimiters both parsers read alike: a plain word, or one quoted whole in '' or "". */
@@ -269,7 +282,12 @@ function bareExpansion(v: string, scope: Scope): { value: string; splits: boolea
 }
 
 const WHOLE_EXPANSION = /^\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})$/;
-const GLOB_THEN_DOTDOT = /[*?[].*?(?:^|\/)\.\.(?:\/|$)/;
+// A glob character and, after it, a `..` part (`*/../..`). Not one regular expression: `[*?[].*?\/\.\.` tried at
+// every glob character of `*/*/*/…` is quadratic.
+function globThenDotDot(v: string): boolean {
+  const g = v.search(/[*?[]/);
+  return g >= 0 && /\/\.\.(?:\/|$)/.test(v.slice(g + 1));
+}
 
 /** The words a word becomes once expanded, by the same rules on both parsing paths. */
 function finishWord(raw: string, value: string, dynamic: boolean, glob: boolean, splits: boolean, mode: WordMode): Word[] {
@@ -280,7 +298,7 @@ function finishWord(raw: string, value: string, dynamic: boolean, glob: boolean,
     value = DYN;
   }
   // `./*/../..`: where `..` climbs from depends on what the glob matched (and a match may be a symlink).
-  if (glob && mode !== "value" && GLOB_THEN_DOTDOT.test(value) && !value.startsWith(DYN)) value = DYN + value;
+  if (glob && mode !== "value" && globThenDotDot(value) && !value.startsWith(DYN)) value = DYN + value;
   return [{ raw, value, dynamic: dynamic || value.includes(DYN), glob }];
 }
 
@@ -293,8 +311,54 @@ export class ScriptAnalyzer {
   private otherCwds = new Map<Command, readonly string[]>();
   /** What each function of the script changes when called. */
   private effects = new Map<string, FunctionEffects>();
+  /** The last definition of each function, by name. */
+  private lastDef = new Map<string, FunctionDef>();
 
-  constructor(private readonly parser: Parser) {}
+  constructor(
+    private readonly parser: Parser,
+    /** The parser's memory (language.ts), for the budget of a parse. */
+    private readonly memory: ParserMemory = { bytes: () => 0, limit: () => {} },
+  ) {}
+
+  /**
+   * tree-sitter's parse of `source` within GUARD's parse budget, or a string saying why it was not parsed (the
+   * parser is reset for the next one). A long pipeline is refused unparsed (pipelines.ts); a parse that passes
+   * its memory or time budget is stopped at the next progress callback, and one that grows past twice its memory
+   * budget in one step is aborted by the memory itself.
+   */
+  private parse(original: string): Tree | string {
+    const source = readWriteAsRead(original);
+    const stages = source.length > 2 * GUARD.maxPipelineStages ? longestPipeline(source) : 0;
+    if (stages === Infinity) return "it has a heredoc whose delimiter is not plain (the guard reads `EOF`, `'EOF'` or `\"EOF\"`)";
+    if (stages > GUARD.maxPipelineStages) {
+      return `it holds a pipeline of ${stages} stages, more than the ${GUARD.maxPipelineStages} the guard reads (its parser's time and memory grow with the square of a pipeline's length): split it, or write it to a file and run that`;
+    }
+    if (source.length < GUARD.parseBudgetFromChars) return this.parser.parse(source) ?? "the parser gave up on this input";
+    const memoryFrom = this.memory.bytes();
+    const memoryBudget = GUARD.parseMemoryBaseBytes + GUARD.parseMemoryBytesPerChar * source.length;
+    const timeFrom = performance.now();
+    const timeBudget = GUARD.parseTimeBaseMs + (GUARD.parseTimeMsPerKiB * source.length) / 1024;
+    const mb = Math.round(memoryBudget / 2 ** 20);
+    let over: string | null = null;
+    let tree: Tree | null = null;
+    this.memory.limit(memoryFrom + 2 * memoryBudget);
+    try {
+      tree = this.parser.parse(source, null, {
+        progressCallback: () => {
+          if (this.memory.bytes() - memoryFrom > memoryBudget) over = `its parse needed more than ${mb} MB`;
+          else if (performance.now() - timeFrom > timeBudget) over = `its parse took more than ${Math.round(timeBudget / 1000)} s`;
+          return over !== null;
+        },
+      });
+    } catch {
+      over = `its parse needed more than ${2 * mb} MB at once`;
+    } finally {
+      this.memory.limit(Infinity);
+    }
+    if (tree) return tree;
+    this.parser.reset();
+    return `${over ?? "the parser gave up on this input"}: split it into shorter commands, or write it to a file and run that`;
+  }
 
   analyze(source: string, options: AnalyzeOptions): Script {
     this.nextId = 0;
@@ -303,7 +367,10 @@ export class ScriptAnalyzer {
     if (this.trailing.size) this.trailing.clear();
     if (this.otherCwds.size) this.otherCwds.clear();
     if (this.effects.size) this.effects.clear();
+    if (this.lastDef.size) this.lastDef.clear();
     this.home = options.home;
+    this.parseBudget = GUARD.parsedCharsPerChar * source.length + GUARD.parsedCharsBase;
+    this.arithBudget = { left: GUARD.parsedCharsPerChar * source.length + GUARD.parsedCharsBase };
     const script: Script = { commands: [], functions: [], problem: null, incomplete: null };
     this.script = script;
     this.options = options;
@@ -327,9 +394,17 @@ export class ScriptAnalyzer {
     if (what.opaque) e.opaque = true;
   }
 
+  /** `fact` sets or unsets the shell variable `name` (not exported): its value is unknown from here on. */
+  private shellAssigns(fact: Command, ctx: Ctx, name: string, numeric = false): void {
+    this.forget(ctx, name, numeric);
+    (fact.shellAssigns ??= []).push(name);
+  }
+
   private forget(ctx: Ctx, name: string, numeric = false): void {
-    ctx.scope.forget(name, numeric);
-    this.affects(ctx, { name });
+    // `read 'x[0]'`, `printf -v 'x[0]'`, `unset 'x[0]'`: `$x` is element 0, so it is x that is no longer known.
+    const base = variableOf(name) ?? name;
+    ctx.scope.forget(base, numeric && base === name);
+    this.affects(ctx, { name: base });
   }
 
   /** Parses `source` and walks it; nested code (bash -c strings) comes back here with depth + 1. */
@@ -338,12 +413,22 @@ export class ScriptAnalyzer {
       script.incomplete ??= `code is nested more than ${options.maxNestedDepth} levels deep (${where ?? "bash -c"})`;
       return;
     }
+    // Code inside code (`bash -c "$x"`, `eval`, a trap) is parsed again; a variable's value can be used as code
+    // many times, so all of it together gets a budget linear in the command's size.
+    if ((this.parseBudget -= source.length) < 0) {
+      script.incomplete ??= `it holds more code inside code than the guard reads (${GUARD.parsedCharsPerChar} times its size): split it into shorter commands`;
+      return;
+    }
     const plain = options.fastPath === false ? null : parsePlain(source);
     if (plain) {
       this.walkPlain(plain, ctx, script, options);
       return;
     }
-    if (ctx.lenient && this.parsesBadly(source)) return;
+    if (ctx.lenient) {
+      const bad = this.parsesBadly(source);
+      if (typeof bad === "string") script.incomplete ??= bad;
+      if (bad) return;
+    }
     const joined = commentAfterContinuation(source);
     if (joined !== null) {
       const lines = source.slice(0, joined).split("\n");
@@ -355,9 +440,9 @@ export class ScriptAnalyzer {
       };
       return;
     }
-    const tree = this.parser.parse(source);
-    if (!tree) {
-      script.incomplete ??= "the parser gave up on this input";
+    const tree = this.parse(source);
+    if (typeof tree === "string") {
+      script.incomplete ??= tree;
       return;
     }
     try {
@@ -366,16 +451,21 @@ export class ScriptAnalyzer {
         script.problem ??= { ...describeSyntaxError(root, source), ...(where ? { where } : {}) };
         return;
       }
-      this.walk(copyTree(tree, source), ctx, script, options, source, where);
+      const copy = copyTree(tree, source, GUARD.maxSyntaxDepth);
+      if (!copy) {
+        script.incomplete ??= `it is nested more than ${GUARD.maxSyntaxDepth} levels deep (the guard reads some text once per level that holds it): split it into shorter commands`;
+        return;
+      }
+      this.walk(copy, ctx, script, options, source, where);
     } finally {
       tree.delete();
     }
   }
 
   /** Whether tree-sitter finds a syntax error in `source` (for text that may never run: then it is not judged). */
-  private parsesBadly(source: string): boolean {
-    const tree = this.parser.parse(source);
-    if (!tree) return true;
+  private parsesBadly(source: string): boolean | string {
+    const tree = this.parse(source);
+    if (typeof tree === "string") return tree;
     try {
       return tree.rootNode.hasError;
     } finally {
@@ -398,6 +488,8 @@ export class ScriptAnalyzer {
     };
 
     while (stack.length) {
+      // Refused as too complex already: the rest would only cost time and memory.
+      if (script.incomplete) return;
       const task = stack.pop()!;
       if (typeof task === "function") {
         task();
@@ -446,8 +538,9 @@ export class ScriptAnalyzer {
         case "function_definition": {
           const nameNode = node.childForFieldName("name");
           const name = nameNode?.text ?? "";
-          const def: FunctionDef = { name, text: node.text, selfCalls: 0, selfForks: false };
+          const def: FunctionDef = { name, text: node.text, selfCalls: 0, selfForks: false, redirect: /[})]\s*(?:\d*[<>]|&>)[^{}()]*$/.test(node.text) };
           script.functions.push(def);
+          this.lastDef.set(name, def);
           const body = node.childForFieldName("body");
           // The body runs when the function is called, in whatever state the caller is then: all unknown.
           const scope = ctx.scope.fork();
@@ -492,22 +585,30 @@ export class ScriptAnalyzer {
           // declare, typeset and local parse a name given as text, subscript and all; export and readonly do not.
           const parsesNames = keyword === "declare" || keyword === "typeset" || keyword === "local" || keyword === "unset";
           let nameref = false;
-          for (const c of node.children) {
+          for (const [i, c] of node.children.entries()) {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
             else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true);
             else if (c.type === "variable_name") {
               fact.argv.push(literalWord(c.text));
-              this.forget(ctx, c.text);
+              // `unset PATH` (bash then looks for programs in the current directory), `local PATH` (unset in the function).
+              const unsets = (keyword === "unset" || keyword === "local") && !fact.argv.some((w) => /^-[a-z]*f/.test(w.value));
+              if (unsets) this.shellAssigns(fact, ctx, c.text);
+              else this.forget(ctx, c.text);
             } else if (!SKIP.has(c.type)) {
               const ws = this.fields(c, ctx.scope, "argv");
               fact.argv.push(...ws);
               words.push(c);
-              for (const w of ws) {
+              // tree-sitter reads `unset a[2]` as the name `a` and the word `[2]`: to bash they are one word.
+              const prev = i > 0 ? node.children[i - 1] : undefined;
+              const joined = prev?.type === "variable_name" && prev.endIndex === c.startIndex ? prev.text : "";
+              for (const [k, w] of ws.entries()) {
                 if (/^[-+][A-Za-z]*n/.test(w.value) && !w.dynamic) nameref = true;
                 else if (parsesNames && !/^[-+]/.test(w.value)) {
-                  const name = w.value.split("=")[0]!;
+                  const name = (k === 0 ? joined : "") + w.value.split("=")[0]!;
                   this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
-                  if (!name.includes(DYN)) this.forget(ctx, name);
+                  if (name.includes(DYN)) continue;
+                  if ((keyword === "unset" || keyword === "local") && !w.value.includes("=") && !fact.argv.some((a) => /^-[a-z]*f/.test(a.value))) this.shellAssigns(fact, ctx, name);
+                  else this.forget(ctx, name);
                 }
               }
             }
@@ -588,7 +689,8 @@ export class ScriptAnalyzer {
     // `select x in …` also reads the line typed into REPLY.
     const select = node.type === "for_statement" && node.children[0]?.type === "select";
     const walkOnce = (): void => {
-      if (loopVar) this.forget(ctx, loopVar);
+      // `for PATH in /tmp/x; do ls; done` runs /tmp/x/ls: the loop variable is set like any other.
+      if (loopVar) this.shellAssigns(this.makeCommand(`${select ? "select" : "for"} ${loopVar}`, [], [], inner, script), ctx, loopVar);
       if (select) this.forget(ctx, "REPLY");
       if (node.type === "c_style_for_statement") {
         // The header `((init; test; step))` is arithmetic.
@@ -655,8 +757,13 @@ export class ScriptAnalyzer {
     let ctx = outer;
     let before: ScopeState | null = null;
     let middle: ScopeState | null = null;
-    for (let s = 0; s < statements.length; s++) {
+    for (let s = 0; s < statements.length && !script.incomplete; s++) {
       const st = statements[s]!;
+      if (st.commands.length > GUARD.maxPipelineStages) {
+        // As on the tree-sitter path (pipelines.ts); here the cost would be the rules' (each stage looks upstream).
+        script.incomplete ??= `it holds a pipeline of ${st.commands.length} stages, more than the ${GUARD.maxPipelineStages} the guard reads: split it, or write it to a file and run that`;
+        return;
+      }
       const prevOp = s > 0 ? statements[s - 1]!.op : null;
       if (prevOp === null) {
         // A new chain; one that ends in `&` runs in the background as a whole, in a subshell.
@@ -707,13 +814,14 @@ export class ScriptAnalyzer {
     let glob = w.glob;
     let splits = false;
     if (value.includes(EXPANSION_OPEN) || value.includes(EXPANSION_BARE)) {
+      let substituted = 0; // as in fields(): past GUARD.maxKnownValueChars substituted, the rest is unknown
       value = value.replace(EXPANSION, (_m, open: string, name: string) => {
         if (name === "$(" || name === "`") {
           dynamic = true;
           return DYN;
         }
         const known = /^[A-Za-z_]/.test(name) ? lookupVar(name, scope, this.home) : undefined;
-        if (known === undefined) {
+        if (known === undefined || (substituted += known.length) > GUARD.maxKnownValueChars) {
           dynamic = true;
           return DYN;
         }
@@ -767,8 +875,10 @@ export class ScriptAnalyzer {
     fact.assignments.push({ name, value });
     // Text bash runs later: PROMPT_COMMAND before each prompt, and the $(…) of PS0, PS1, PS2 and PS4 each time
     // the prompt is shown. It is judged now, as if it were written here.
-    if (/^(?:PROMPT_COMMAND|PS[0124])$/.test(name) && !value.dynamic && value.value.trim()) {
-      const code = name === "PROMPT_COMMAND" ? value.value : `: "${asDoubleQuoted(value.value)}"`;
+    // `PS4[0]=…` and `PROMPT_COMMAND[1]=…` too: element 0 is the variable, and bash runs every element of PROMPT_COMMAND.
+    const base = variableOf(name);
+    if (base !== null && /^(?:PROMPT_COMMAND|PS[0124])$/.test(base) && !value.dynamic && value.value.trim()) {
+      const code = base === "PROMPT_COMMAND" ? value.value : `: "${asDoubleQuoted(value.value)}"`;
       this.run(code, { ...nested(ctx), via: name }, this.script, this.options, `in ${name}`);
     }
     if (!persistent) return;
@@ -777,7 +887,12 @@ export class ScriptAnalyzer {
 
   /** A plain assignment as the script makes it. */
   private setVar(ctx: Ctx, name: string, value: Word, append: boolean): void {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return; // `a[i]=x`: an element, not a variable the guard follows
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      // `a[i]=x`: an element, not a value the guard follows; `$a` is element 0, so a's value is not known after it.
+      const base = variableOf(name);
+      if (base !== null) this.forget(ctx, base);
+      return;
+    }
     this.affects(ctx, { name });
     // `cd ..` goes up from $PWD, not from where the shell is: after PWD=…, nobody knows where it goes.
     if (name === "PWD") ctx.scope.lostCwd();
@@ -792,6 +907,9 @@ export class ScriptAnalyzer {
     for (let i = words.length - 1; i >= 0; i--) {
       const w = words[i]!;
       const text = w.text;
+      // `${PATH:=/tmp/x}` and `${PATH=…}` assign PATH in the shell that expands the word.
+      // `${PATH[0]:=…}` assigns PATH too (element 0 is the variable).
+      if (text.includes("${")) for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?:?=/g)) this.shellAssigns(owner, ctx, m[1]!);
       if (text.includes("$") || text.includes("`") || text.includes("<(") || text.includes(">(")) {
         sub ??= { ...ctx, scope: ctx.scope.fork(), owner, pipeline: null, background: false };
         stack.push({ node: w, ctx: sub });
@@ -880,7 +998,7 @@ export class ScriptAnalyzer {
     const eff = unwrap(fact.argv);
     fact.effective = eff;
     if (ctx.fn !== null && eff.name === ctx.fn) {
-      const def = script.functions.findLast((f) => f.name === ctx.fn);
+      const def = this.lastDef.get(ctx.fn);
       if (def) {
         def.selfCalls++;
         def.selfForks ||= fact.pipeline !== null || fact.background;
@@ -964,7 +1082,8 @@ export class ScriptAnalyzer {
     const args = eff.argv.slice(1);
     if (name === "cd" || name === "pushd") {
       this.affects(ctx, { cwd: true });
-      const operands = args.filter((w, i) => !(w.value.startsWith("-") && w.value !== "-" && !args.slice(0, i).some((p) => p.value === "--")) && w.value !== "--");
+      const end = args.findIndex((w) => w.value === "--");
+      const operands = args.filter((w, i) => !(w.value.startsWith("-") && w.value !== "-" && (end < 0 || i < end)) && w.value !== "--");
       const target = operands[0];
       if (!target) {
         // `cd` alone goes to $HOME; `pushd` alone swaps the top two directories.
@@ -993,7 +1112,7 @@ export class ScriptAnalyzer {
       const p = parseArgs(args, name === "read" ? "adinNptu" : name === "wait" ? "p" : name === "getopts" ? "" : "dnOsuCc");
       const arrays = [p.values.get("a"), name === "wait" ? p.values.get("p") : undefined].filter((w): w is Word => w !== undefined);
       const names = name === "getopts" ? p.operands.slice(1, 2) : name === "wait" ? [] : p.operands;
-      for (const w of [...arrays, ...names]) if (!w.dynamic) this.forget(ctx, w.value);
+      for (const w of [...arrays, ...names]) if (!w.dynamic) this.shellAssigns(fact, ctx, w.value);
       // The variables they fill when no name is given, and getopts' own.
       if (name === "read" && names.length === 0 && arrays.length === 0) this.forget(ctx, "REPLY");
       if ((name === "mapfile" || name === "readarray") && names.length === 0) this.forget(ctx, "MAPFILE");
@@ -1002,7 +1121,7 @@ export class ScriptAnalyzer {
     }
     if (name === "printf") {
       const v = parseArgs(args, "v").values.get("v");
-      if (v && !v.dynamic) this.forget(ctx, v.value);
+      if (v && !v.dynamic) this.shellAssigns(fact, ctx, v.value);
       return;
     }
     if (name === "source" || name === ".") {
@@ -1067,7 +1186,8 @@ export class ScriptAnalyzer {
     let bodyNode: SyntaxNode | null = null;
     for (const c of node.children) {
       if (!c.isNamed) {
-        if (!op) op = c.type;
+        // `<>` reached tree-sitter as `< ` (readWriteAsRead): the source says which it was.
+        if (!op) op = c.type === "<" && source.startsWith("<>", c.startIndex) ? "<>" : c.type;
         continue;
       }
       switch (c.type) {
@@ -1236,9 +1356,12 @@ export class ScriptAnalyzer {
     let dynamic = false;
     let glob = false;
     let splits = false;
+    // Characters substituted into this word so far: past GUARD.maxKnownValueChars the rest is unknown, so that
+    // `$x$x$x…` costs what its text does, not its text times x's length.
+    let substituted = 0;
     const lookup = (name: string): string => {
       const v = lookupVar(name, scope, this.home);
-      if (v === undefined) {
+      if (v === undefined || (substituted += v.length) > GUARD.maxKnownValueChars) {
         dynamic = true;
         return DYN;
       }
@@ -1332,6 +1455,10 @@ export class ScriptAnalyzer {
 
   /** Set per check: what `~` means. */
   home = "/";
+  /** Set per check: characters of code still to be parsed (the command and code inside it) before giving up. */
+  private parseBudget = 0;
+  /** Set per check: characters arithmetic may still read (values it reads as expressions included). */
+  private arithBudget = { left: 0 };
   private script!: Script;
   private options!: AnalyzeOptions;
 
@@ -1352,10 +1479,10 @@ export class ScriptAnalyzer {
     const lookup = this.arithLookup(ctx.scope);
     const inner = (t: string): void => this.arith(t, false, what, fact, ctx);
     const evaluated = expanded ? text : expandArithmetic(text, lookup, inner);
-    const r = checkArithmetic(evaluated, lookup);
+    const r = checkArithmetic(evaluated, lookup, this.arithBudget);
     if (r.unknown !== null) fact.evaluatesUnknown ??= `${what} on ${r.unknown}`;
     for (const code of r.code) this.run(code, { ...nested(ctx), via: "a subscript in arithmetic" }, this.script, this.options, "in a subscript that arithmetic evaluates");
-    for (const name of r.assigned) this.forget(ctx, name, true);
+    for (const name of r.assigned) this.shellAssigns(fact, ctx, name, true);
   }
 
   /** A variable name that bash parses, subscript and all (`read NAME`, `printf -v NAME`, `test -v NAME`). */

@@ -76,7 +76,7 @@ function readExpansion(source: string, at: number): { text: string; end: number 
  * `$(…)` at `at` whose contents are themselves plain: the parsed contents and where it ends. The closing
  * parenthesis is found past quoted text and nested parentheses; `$((…))` arithmetic is not taken.
  */
-function readSubstitution(source: string, at: number): { statements: PlainStatement[]; end: number } | null {
+function readSubstitution(source: string, at: number, level: number): { statements: PlainStatement[]; end: number } | null {
   if (source[at + 2] === "(") return null;
   let depth = 1;
   let j = at + 2;
@@ -104,15 +104,19 @@ function readSubstitution(source: string, at: number): { statements: PlainStatem
     j++;
   }
   if (depth !== 0) return null;
-  const statements = parsePlain(source.slice(at + 2, j));
+  const statements = parsePlain(source.slice(at + 2, j), level + 1);
   return statements ? { statements, end: j + 1 } : null;
 }
 
 /** Shared by every word without substitutions (most of them); never pushed to. */
 const NO_SUBS: readonly PlainStatement[][] = Object.freeze([]);
 
-export function parsePlain(source: string): PlainStatement[] | null {
-  return new PlainLexer(source).run();
+/** Substitutions nested deeper than this go to tree-sitter: each level here scans its text again. */
+const MAX_DEPTH = 8;
+
+export function parsePlain(source: string, depth = 0): PlainStatement[] | null {
+  if (depth > MAX_DEPTH) return null;
+  return new PlainLexer(source, depth).run();
 }
 
 class PlainLexer {
@@ -125,7 +129,10 @@ class PlainLexer {
   private cmdEnd = -1;
   private i = 0;
 
-  constructor(private readonly source: string) {
+  constructor(
+    private readonly source: string,
+    private readonly depth: number,
+  ) {
     this.n = source.length;
   }
 
@@ -161,7 +168,7 @@ class PlainLexer {
               continue;
             }
             if (source[j + 1] === "(") {
-              const sub = readSubstitution(source, j);
+              const sub = readSubstitution(source, j, this.depth);
               if (!sub) return null;
               (subs ??= []).push(sub.statements);
               inner += EXPANSION_OPEN + "$(" + EXPANSION_CLOSE;
@@ -196,7 +203,7 @@ class PlainLexer {
       } else if (c === "`" && i !== start) {
         return null;
       } else if (c === "$" && source[i + 1] === "(") {
-        const sub = readSubstitution(source, i);
+        const sub = readSubstitution(source, i, this.depth);
         if (!sub) return null;
         (subs ??= []).push(sub.statements);
         value += EXPANSION_OPEN + "$(" + EXPANSION_CLOSE;
@@ -206,7 +213,7 @@ class PlainLexer {
         const close = source.indexOf("`", i + 1);
         const inner = close < 0 ? null : source.slice(i + 1, close);
         // Backslashes inside backticks are special; those go to tree-sitter.
-        const statements = inner === null || inner.includes("\\") ? null : parsePlain(inner);
+        const statements = inner === null || inner.includes("\\") ? null : parsePlain(inner, this.depth + 1);
         if (!statements) return null;
         (subs ??= []).push(statements);
         value += EXPANSION_OPEN + "`" + EXPANSION_CLOSE;

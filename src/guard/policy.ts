@@ -24,6 +24,8 @@ export function presetDecision(policy: Policy, balanced: Decision): Decision {
 interface CompiledRule {
   source: string;
   test(command: string): boolean;
+  /** The subject an exact rule (no `*`) names; undefined for a prefix or pattern. */
+  exact?: string;
 }
 
 /** `Bash(npm run test:*)` or `npm run test:*` → prefix at a word boundary; `*` elsewhere → any text; else exact. */
@@ -37,10 +39,29 @@ export function compileRule(rule: string): CompiledRule {
     return { source: rule, test: (c) => c === prefix || c.startsWith(prefix + " ") || c.startsWith(prefix + ":") };
   }
   if (body.includes("*")) {
-    const re = new RegExp("^" + body.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$", "s");
-    return { source: rule, test: (c) => re.test(c) };
+    const parts = body.split("*");
+    return { source: rule, test: (c) => wildcard(parts, c) };
   }
-  return { source: rule, test: (c) => c === body };
+  return { source: rule, test: (c) => c === body, exact: body };
+}
+
+/**
+ * Whether `text` is `parts` joined by any texts: the first a prefix, the last a suffix, the others found in order,
+ * each as far left as it goes (which finds a match whenever there is one). Linear in the text for a given rule,
+ * where a regular expression with several `.*` backtracks in polynomial time on a long command.
+ */
+function wildcard(parts: readonly string[], text: string): boolean {
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  for (let k = 1; k < parts.length - 1; k++) {
+    const i = text.indexOf(parts[k]!, at);
+    if (i < 0 || i + parts[k]!.length > end) return false;
+    at = i + parts[k]!.length;
+  }
+  return true;
 }
 
 export interface CompiledRules {
@@ -58,11 +79,28 @@ export function compileRules(rules: UserRules | undefined): CompiledRules {
 // Wrappers that do not change what a command is, as Claude Code strips them before matching.
 const TRANSPARENT = new Set(["time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "ionice", "setsid", "env"]);
 
-/** The text a user rule is matched against: program and arguments, without assignments, redirects or transparent wrappers. */
+/**
+ * The text a user rule is matched against: program and arguments without assignments or transparent wrappers, then
+ * the redirects (with a heredoc's or herestring's text), so that an exact rule for `echo x > a` is not a rule for
+ * `echo x > .bashrc`.
+ */
 export function ruleSubject(cmd: Command, eff: Effective): string {
   const opaque = eff.wrappers.some((w) => !TRANSPARENT.has(w));
   const argv = opaque ? cmd.argv : eff.argv;
-  return argv.map((w) => (w.dynamic ? w.raw : w.value)).join(" ").replace(/\s+/g, " ").trim();
+  const words = argv.map((w) => (w.dynamic ? w.raw : w.value));
+  for (const r of cmd.redirects) words.push(`${r.fd ?? ""}${r.op}`, r.body ? r.body.text : (r.target?.raw ?? ""));
+  return words.join(" ").replace(/\s+/g, " ").trim();
+}
+
+/** The exact subject: the assignments before the command too (`PATH=/tmp/x ls` is not `ls`). */
+export function exactSubject(cmd: Command, eff: Effective): string {
+  const assignments = cmd.assignments.map((a) => `${a.name}=${a.value.dynamic ? a.value.raw : a.value.value}`);
+  return [...assignments, ruleSubject(cmd, eff)].join(" ").replace(/\s+/g, " ").trim();
+}
+
+/** Whether one of the rules, taken exactly (no `*`), is `subject`. */
+export function exactRule(rules: readonly CompiledRule[], subject: string): string | null {
+  return rules.find((r) => r.exact === subject)?.source ?? null;
 }
 
 export type UserMatch = { decision: Decision; rule: string } | null;
@@ -74,6 +112,13 @@ export function matchUserRules(rules: CompiledRules, subject: string): UserMatch
   }
   return null;
 }
+
+/**
+ * Rules whose ask only an exact rule answers: a file that configures later commands, shell state, a variable. A
+ * prefix rule (`echo:*`, `npm run build:*`) allows the program, not every file it may write or every variable set
+ * before it; the suggestion for "Always allow" is then the exact command (Guard.suggestRule).
+ */
+export const EXACT_ONLY: ReadonlySet<string> = new Set(["config-write", "shell-state", "shell-rules", "environment"]);
 
 /** The rule a person would most likely want for "Always allow": `npm run build:*` for `npm run build --watch`. */
 export function suggestRule(subject: string): string {

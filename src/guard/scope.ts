@@ -4,7 +4,9 @@
 // A `cd` may fail (no such directory) and leave the old directory: the old one stays a possibility,
 // so the working directory is a small set of candidates, each of which the rules check.
 
+import { GUARD } from "../limits.ts";
 import { DYN } from "./facts.ts";
+import { PMap } from "./pmap.ts";
 import { resolvePath } from "./paths.ts";
 
 /** An integer whose value the guard does not know (the result of arithmetic). Contains DYN. */
@@ -16,16 +18,15 @@ const MAX_CWDS = 4;
 export interface ScopeState {
   cwd: string | null;
   alts: readonly string[];
-  vars: Map<string, string> | null;
+  vars: PMap | null;
   opaque: boolean;
 }
 
 /**
- * A fork is a snapshot: both sides share the variables until one of them changes one (most scripts set
- * none, and the walk forks for every pipeline stage and substitution).
+ * A fork is a snapshot: the variables are a persistent map (pmap.ts), so forking and snapshotting cost
+ * nothing and an assignment after a fork copies one path of it, not every variable.
  */
 export class Scope {
-  private shared = false;
   /** Other directories the script may be in (an earlier `cd` may have failed). Only when cwd is known. */
   alts: readonly string[] = [];
   /** Everything is unknown (after `source`, an unknown `eval`, a nameref): variables read as DYN. */
@@ -35,7 +36,7 @@ export class Scope {
 
   constructor(
     public cwd: string | null,
-    private vars: Map<string, string> | null,
+    private vars: PMap | null,
   ) {}
 
   /** The value, DYN when unknown; undefined when never set (the environment's, unknown too, or a default). */
@@ -51,7 +52,8 @@ export class Scope {
   }
 
   set(name: string, value: string): void {
-    this.own().set(name, value);
+    // Longer than the guard follows (`x=$x$x` doubles it each time): unknown.
+    this.vars = (this.vars ?? PMap.EMPTY).set(name, value.length > GUARD.maxKnownValueChars ? DYN : value);
   }
 
   /** The variable's value is no longer known. */
@@ -62,7 +64,6 @@ export class Scope {
   /** Everything unknown from here on. */
   forgetAll(): void {
     this.vars = null;
-    this.shared = false;
     this.opaque = true;
     this.cwd = null;
     this.alts = [];
@@ -127,12 +128,10 @@ export class Scope {
     const child = new Scope(this.cwd, this.vars);
     child.alts = this.alts;
     child.opaque = this.opaque;
-    child.shared = this.shared = this.vars !== null;
     return child;
   }
 
   snapshot(): ScopeState {
-    if (this.vars) this.shared = true;
     return { cwd: this.cwd, alts: this.alts, vars: this.vars, opaque: this.opaque };
   }
 
@@ -141,40 +140,34 @@ export class Scope {
     this.alts = s.alts;
     this.vars = s.vars;
     this.opaque = s.opaque;
-    this.shared = true;
     this.lastCd = null;
   }
 
   /**
    * The state after something that may have run any of the states given (this one included): a variable
-   * that differs between them is unknown, and the directory is any of theirs.
+   * that differs between them is unknown, and the directory is any of theirs. Only the names that differ
+   * are looked at (the maps share the rest).
    */
   merge(others: readonly ScopeState[]): void {
     const states = [this.snapshot(), ...others];
     const opaque = states.some((s) => s.opaque);
+    const base = states[0]!.vars ?? PMap.EMPTY;
     const names = new Set<string>();
-    for (const s of states) if (s.vars) for (const k of s.vars.keys()) names.add(k);
+    for (const s of states.slice(1)) PMap.changed(base, s.vars ?? PMap.EMPTY, names);
+    // A name no state set stays unset: in a merge with an opaque state it reads as DYN, as it should.
     const read = (s: ScopeState, k: string) => s.vars?.get(k) ?? (s.opaque ? DYN : undefined);
-    const vars = new Map<string, string>();
+    let vars = base;
     for (const k of names) {
       const values = new Set(states.map((s) => read(s, k)));
       const [only] = values;
-      if (values.size === 1 && only !== undefined) vars.set(k, only);
-      else vars.set(k, [...values].every((v) => v !== undefined && (v === DYN_NUM || /^-?\d+$/.test(v))) ? DYN_NUM : DYN);
+      if (values.size === 1 && only !== undefined) vars = vars.set(k, only);
+      else vars = vars.set(k, [...values].every((v) => v !== undefined && (v === DYN_NUM || /^-?\d+$/.test(v))) ? DYN_NUM : DYN);
     }
     this.vars = vars.size ? vars : null;
-    this.shared = false;
     this.opaque = opaque;
     this.lastCd = null;
     if (states.some((s) => s.cwd === null)) this.lostCwd();
     else this.setCwds(unique(states.flatMap((s) => [s.cwd!, ...s.alts])));
-  }
-
-  private own(): Map<string, string> {
-    if (!this.vars) this.vars = new Map();
-    else if (this.shared) this.vars = new Map(this.vars);
-    this.shared = false;
-    return this.vars;
   }
 }
 
@@ -186,5 +179,7 @@ function unique(xs: string[]): string[] {
 export function cdTarget(target: string, from: string, cdpath: string | undefined): string | null {
   // With CDPATH set, `cd name` may go to any $CDPATH/name; only /, ./ and ../ forms skip it.
   if (cdpath !== undefined && cdpath !== "" && !/^(?:\/|\.\.?(?:\/|$))/.test(target)) return null;
-  return resolvePath(target, from);
+  const to = resolvePath(target, from);
+  // Deeper than PATH_MAX: unknown, so that a chain of `cd a` costs each step the same, not the path so far.
+  return to !== null && to.length > GUARD.maxKnownPathChars ? null : to;
 }

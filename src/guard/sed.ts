@@ -47,10 +47,12 @@ class Reader {
 }
 
 /**
- * A regular expression up to an unescaped `delim`; newlines only escaped. GNU sed reads a bracket
- * expression whole (`s/[/]/x/`), with `]` first in it literal and `[:alpha:]` classes inside. null when it never ends.
+ * Text up to an unescaped `delim` (a backslash takes the next character, newline included); an unescaped newline
+ * never ends. In a regular expression (`regex`) GNU sed reads a bracket expression whole (`s/[/]/x/`), with `]`
+ * first in it literal and `[:alpha:]` classes inside; in the replacement of `s` and both parts of `y`, `[` is a
+ * plain character (`y/[/x/`). null when it never ends.
  */
-function delimited(r: Reader, delim: string): string | null {
+function delimited(r: Reader, delim: string, regex: boolean): string | null {
   let out = "";
   for (;;) {
     const c = r.next();
@@ -61,7 +63,7 @@ function delimited(r: Reader, delim: string): string | null {
       out += c + n;
       continue;
     }
-    if (c === "[" && delim !== "[") {
+    if (regex && c === "[" && delim !== "[") {
       const start = r.i - 1;
       if (r.peek() === "^") r.i++;
       if (r.peek() === "]") r.i++;
@@ -104,7 +106,7 @@ function address(r: Reader): boolean | null {
     r.i++;
     const delim = c === "/" ? "/" : r.next();
     if (delim === undefined || delim === "\n" || delim === "\\") return null;
-    if (delimited(r, delim) === null) return null;
+    if (delimited(r, delim, true) === null) return null;
     while (r.peek() === "I" || r.peek() === "M") r.i++;
     return true;
   }
@@ -182,8 +184,8 @@ export function parseSed(script: string): SedResult {
     } else if (cmd === "s" || cmd === "y") {
       const delim = r.next();
       if (delim === undefined || delim === "\n" || delim === "\\") return fail(`\`${cmd}\` has no delimiter`);
-      if (delimited(r, delim) === null) return fail(`the pattern of \`${cmd}\` does not end`);
-      if (delimitedReplacement(r, delim) === null) return fail(`the replacement of \`${cmd}\` does not end`);
+      if (delimited(r, delim, cmd === "s") === null) return fail(`the pattern of \`${cmd}\` does not end`);
+      if (delimited(r, delim, false) === null) return fail(`the replacement of \`${cmd}\` does not end`);
       if (cmd === "s") {
         for (;;) {
           const f = r.peek();
@@ -213,24 +215,6 @@ export function parseSed(script: string): SedResult {
   }
   if (depth !== 0) return fail("`{` without `}`");
   return { ok: true, script: { writes, reads, runs, runsInput } };
-}
-
-/** The replacement of `s`: like a pattern, but an escaped newline is part of it. */
-function delimitedReplacement(r: Reader, delim: string): string | null {
-  let out = "";
-  for (;;) {
-    const c = r.next();
-    if (c === undefined) return null;
-    if (c === "\\") {
-      const n = r.next();
-      if (n === undefined) return null;
-      out += c + n;
-      continue;
-    }
-    if (c === delim) return out;
-    if (c === "\n") return null;
-    out += c;
-  }
 }
 
 /** Files named `/dev/stdout` and `/dev/stderr` are GNU sed's own outputs, not files. */

@@ -41,17 +41,40 @@ export class SyntaxNode {
 
   /** Row and column (both from 0, column in UTF-16 units), as tree-sitter reports them. */
   get startPosition(): { row: number; column: number } {
-    const before = this.source.slice(0, this.startIndex);
-    const row = before.split("\n").length - 1;
-    return { row, column: this.startIndex - (before.lastIndexOf("\n") + 1) };
+    const starts = lineStarts(this.source);
+    // The last line that starts at or before the node: a binary search, so that many nodes cost n log n, not n².
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= this.startIndex) lo = mid;
+      else hi = mid - 1;
+    }
+    return { row: lo, column: this.startIndex - starts[lo]! };
   }
+}
+
+/** Where each line of the last source asked about starts (one source is checked at a time). */
+let lineSource: string | null = null;
+let lineStartsOf: number[] = [];
+
+function lineStarts(source: string): number[] {
+  if (source !== lineSource) {
+    lineStartsOf = [0];
+    for (let i = source.indexOf("\n"); i >= 0; i = source.indexOf("\n", i + 1)) lineStartsOf.push(i + 1);
+    lineSource = source;
+  }
+  return lineStartsOf;
 }
 
 /** Per language: type id → [type name, is named], filled as types are met. */
 const typeInfo = new WeakMap<Language, Array<[string, boolean] | undefined>>();
 
-/** Copies `tree` (parsed from `source`) into SyntaxNodes, without recursion. */
-export function copyTree(tree: Tree, source: string): SyntaxNode {
+/**
+ * Copies `tree` (parsed from `source`) into SyntaxNodes, without recursion; null when it is nested deeper than
+ * `maxDepth` (the guard reads some text once per level that holds it, so depth multiplies its cost).
+ */
+export function copyTree(tree: Tree, source: string, maxDepth = Infinity): SyntaxNode | null {
   let types = typeInfo.get(tree.language);
   if (!types) typeInfo.set(tree.language, (types = []));
   const cursor = tree.walk();
@@ -63,6 +86,7 @@ export function copyTree(tree: Tree, source: string): SyntaxNode {
     const [rootType, rootNamed] = info();
     const root = new SyntaxNode(rootType, rootNamed, cursor.startIndex, cursor.endIndex, null, source);
     let current = root;
+    let depth = 1;
     if (!cursor.gotoFirstChild()) return root;
     for (;;) {
       const [type, named] = info();
@@ -72,6 +96,7 @@ export function copyTree(tree: Tree, source: string): SyntaxNode {
       current.children.push(node);
       if (cursor.gotoFirstChild()) {
         current = node;
+        if (++depth > maxDepth) return null;
         continue;
       }
       // No children: on to the next sibling, climbing while there is none. The cursor stands on a
@@ -80,6 +105,7 @@ export function copyTree(tree: Tree, source: string): SyntaxNode {
         cursor.gotoParent();
         if (current === root) return root;
         current = current.parent!;
+        depth--;
       }
     }
   } finally {

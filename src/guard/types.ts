@@ -48,4 +48,9 @@ export interface Guard {
   readonly policy: Policy;
   readonly workspace: string;
   check(command: string, context?: CheckContext): Verdict;
+  /**
+   * The rule "Always allow" would add for `command` when it asks: about the part that asked; the exact part where
+   * a prefix could write elsewhere (a config file, shell state, a variable), else its program's prefix.
+   */
+  suggestRule(command: string, context?: CheckContext): string;
 }

@@ -4,7 +4,8 @@
 // read-only, but only under the HOST process's working directory (it resolves them against process.cwd()), never
 // under the workspace Sandshell gives the shell. So the node runtime names them itself, resolved in the workspace, as
 // denyWrite entries (node-sandbox.ts), and the file tools, which write from the host, refuse the same paths
-// (protectedWriteReason). The lists are the library's (DANGEROUS_FILES, getDangerousDirectories: a test compares).
+// (protectedWriteReason). The lists are the library's (DANGEROUS_FILES, getDangerousDirectories: a test compares), in
+// src/lib/protected.ts, which the guard reads too.
 //
 // A `.git` that `git init` or `git clone` makes in a running shell is not known when that shell started, so its hooks
 // and config are writable from that shell until it is started again (a background job started later is covered); the
@@ -14,15 +15,10 @@ import { execFile } from "node:child_process";
 import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { NODE_SANDBOX } from "../limits.ts";
 import { isInside, joinPath, normalizePath } from "../lib/paths.ts";
+import { PROTECTED_DIRS, PROTECTED_FILES } from "../lib/protected.ts";
 import type { RuntimeFs } from "./types.ts";
 
-/** Files that configure a program the person runs (the library's DANGEROUS_FILES). */
-export const PROTECTED_FILES = [
-  ".gitconfig", ".gitmodules", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".profile", ".ripgreprc", ".mcp.json",
-] as const;
-
-/** Folders whose every file configures one (the library's getDangerousDirectories()). */
-export const PROTECTED_DIRS = [".vscode", ".idea", ".claude/commands", ".claude/agents"] as const;
+export { PROTECTED_DIRS, PROTECTED_FILES };
 
 const FILES = new Set<string>(PROTECTED_FILES);
 /**

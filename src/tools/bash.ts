@@ -2,7 +2,7 @@
 // program that already runs) → deny: not run, the blocked error object and a hint; ask: a person's approval; allow:
 // run in the persistent shell, or start a background job. Cancelling the call (AbortSignal) interrupts the command.
 
-import { needsMoreInput, toBlockedError, suggestRuleFor, type Verdict } from "../guard/index.ts";
+import { needsMoreInput, toBlockedError, type Verdict } from "../guard/index.ts";
 import { MESSAGES, SHELL } from "../limits.ts";
 import type { Capabilities } from "../runtime/types.ts";
 import { JobError } from "../shell/jobs.ts";
@@ -270,7 +270,7 @@ export async function gate(
   background: boolean,
   t0: number,
   tool: ApprovalRequest["tool"] = "bash",
-  suggestedRule: string = suggestRuleFor(command),
+  exactRule?: string,
 ): Promise<Gate | { outcome: ToolOutcome }> {
   const verdict = host.guard().check(command, { cwd });
   call.record("verdict", { command, cwd, verdict });
@@ -279,6 +279,8 @@ export async function gate(
   let approvalLine: string | null = null;
   let approval: Record<string, unknown> | undefined;
   if (verdict.decision === "ask") {
+    // About the part that asked, and never broader than a write it asks about (only when it asks: it parses again).
+    const suggestedRule = exactRule ?? host.guard().suggestRule(command, { cwd });
     const outcome = await host.approvals.request(
       {
         tool,

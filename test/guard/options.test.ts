@@ -85,10 +85,12 @@ describe("sed-script parser", () => {
     ["s/a/b/", [], []], ["1,10p", [], []], ["/x/,/y/d", [], []], [":a;N;$!ba;s/\\n/ /g", [], []], ["s/a/b/w out", ["out"], []],
     ["1r in\np", [], ["in"]], ["$a\\\nend", [], []], ["s/[/]/x/", [], []], ["y/abc/xyz/", [], []], ["/a/I,+3{p;d}", [], []],
     ["\\%x%d", [], []], ["0~2p", [], []], ["{:q;N;s/\\n/ /g;t q}", [], []], ["# comment\np", [], []],
+    // `[` opens a bracket expression only in a regular expression: not in s's replacement, nor in y's parts.
+    ["y/[/x/", [], []], ["y/a[/]x/", [], []], ["s/a/[/", [], []], ["s/a/[/w out", ["out"], []], ["s/[[:alpha:]/]/x/", [], []],
   ])("parses %j", (script, writes, reads) => {
     expect(parseSed(script)).toEqual({ ok: true, script: { writes, reads, runs: null, runsInput: false } });
   });
-  it.each(["1e touch t", "s/x/y/e", "s|x|id|e", "e", "/a/e id", "s/x/y/ge"])("finds the command %j runs", (script) => {
+  it.each(["1e touch t", "s/x/y/e", "s|x|id|e", "e", "/a/e id", "s/x/y/ge", "y/[/x/;1e id", "s/a/[/e"])("finds the command %j runs", (script) => {
     const r = parseSed(script);
     expect(r.ok && r.script.runs).toMatch(/runs/);
   });

@@ -34,6 +34,28 @@ describe("presets", () => {
   });
 });
 
+describe("interpreters' inline code is running project code: allowed under balanced, never allowed under strict", () => {
+  it.each([
+    "python3 -c 'print(1)'", "python3 -Ic 'print(1)'", "node -e \"console.log(1)\"", "node -pe 1", "node --eval 'while(1){}'",
+    "perl -e 'print 1'", "perl -ne 'print' f", "ruby -e 'puts 1'", "php -r 'echo 1;'", "deno eval 'console.log(1)'",
+    "bun -e 'console.log(1)'", "ts-node -e 1", "env python3 -c 1", "timeout 5 node -e 1",
+    // Resource bombs that are not fork loops are the same class: the sandbox bounds them, not the guard.
+    "python3 -c 'a=\"x\"*10**12'", "python3 -c 'import os; os.fork()'", "node -e 'require(\"child_process\").execSync(\"ls\")'",
+  ])("%s", async (command) => {
+    expect((await guardFor("balanced")).check(command)).toMatchObject({ decision: "allow", rule: "project-code" });
+    expect((await guardFor("strict")).check(command)).toMatchObject({ decision: "ask", rule: "project-code" });
+  });
+
+  it.each([
+    "python3 -c 'import os\nwhile 1: os.fork()'", "perl -e 'fork while 1'", "perl -E 'fork while 1'", "ruby -e 'loop { fork }'",
+    "node -e 'const cp=require(\"child_process\"); for(;;) cp.spawn(process.execPath, [\"-e\", \"\"])'", "php -r 'while(1) pcntl_fork();'",
+  ])("a fork loop in inline code is refused under every preset: %s", async (command) => {
+    for (const policy of ["strict", "balanced", "permissive"] as const) {
+      expect([policy, (await guardFor(policy)).check(command)]).toMatchObject([policy, { decision: "deny", rule: "fork-loop" }]);
+    }
+  });
+});
+
 describe("false positives the anchors' users complained about stay allowed", () => {
   it.each([
     "npm test 2>&1",
@@ -105,6 +127,51 @@ describe("user rules (Claude Code's grammar)", () => {
     expect(suggestRule("npm run build --watch")).toBe("npm run build:*");
     expect(suggestRule("git push origin main")).toBe("git push:*");
     expect(suggestRule("make -j4")).toBe("make:*");
+  });
+});
+
+describe("Always allow is never broader than the write it was asked about", () => {
+  it("suggests the exact command for a config write, shell state or a variable (a prefix would allow every such write)", async () => {
+    const g = await guardFor();
+    expect(g.suggestRule("echo '[core] pager = id' >> .git/config")).toBe("echo [core] pager = id >> .git/config");
+    expect(g.suggestRule("cat > .bashrc <<'EOF'\nexport X=1\nEOF")).toBe("cat > .bashrc << export X=1");
+    expect(g.suggestRule("alias ll='ls -l'")).toBe("alias ll=ls -l");
+    expect(g.suggestRule("PATH=/tmp/x ls")).toBe("PATH=/tmp/x ls");
+    expect(g.suggestRule("let PATH=1")).toBe("let PATH=1");
+  });
+
+  it("suggests about the part that asked, not the first one", async () => {
+    const g = await guardFor();
+    expect(g.suggestRule("ls && curl https://example.com")).toBe("curl:*");
+    expect(g.suggestRule("cd src && echo x > .npmrc")).toBe("echo x > .npmrc");
+    expect(g.suggestRule("npm run build --watch")).toBe("npm run build:*");
+    expect(g.suggestRule("rm -f nothing.txt")).toBe("rm:*");
+  });
+
+  it("the suggested rule allows that command again, and no other write", async () => {
+    const asked = "echo x > .git/config";
+    const rule = (await guardFor()).suggestRule(asked);
+    const g = await guardFor("balanced", { rules: { allow: [rule] } });
+    expect(g.check(asked)).toMatchObject({ decision: "allow", rule: "user-allow" });
+    expect(g.check("echo x > .bashrc")).toMatchObject({ decision: "ask", rule: "config-write" });
+    expect(g.check("echo y > .git/config")).toMatchObject({ decision: "ask", rule: "config-write" });
+  });
+
+  it("a prefix or pattern rule does not allow a config write, shell state or a variable; an exact one does", async () => {
+    const g = await guardFor("balanced", { rules: { allow: ["echo:*", "npm run build:*", "ls:*", "alias *", "cat > .bashrc << export X=1"] } });
+    expect(g.check("echo x")).toMatchObject({ decision: "allow", rule: "user-allow" });
+    expect(g.check("echo x > .bashrc")).toMatchObject({ decision: "ask", rule: "config-write" });
+    expect(g.check("npm run build > .npmrc")).toMatchObject({ decision: "ask", rule: "config-write" });
+    expect(g.check("PATH=/tmp/x ls")).toMatchObject({ decision: "ask", rule: "environment" });
+    expect(g.check("alias ll='ls -la'")).toMatchObject({ decision: "ask" });
+    expect(g.check("cat > .bashrc <<'EOF'\nexport X=1\nEOF")).toMatchObject({ decision: "allow", rule: "user-allow" });
+    expect(g.check("cat > .bashrc <<'EOF'\nexport PATH=/tmp/x\nEOF")).toMatchObject({ decision: "ask", rule: "config-write" });
+  });
+
+  it("an exact rule no longer matches the same words with another redirect", async () => {
+    const g = await guardFor("balanced", { rules: { allow: ["git status"] } });
+    expect(g.check("git status").rule).toBe("user-allow");
+    expect(g.check("git status > .gitmodules").rule).toBe("config-write");
   });
 });
 

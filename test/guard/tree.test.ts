@@ -37,7 +37,7 @@ function compare(copy: SyntaxNode, node: Node, path = "root"): string[] {
 function check(source: string): string[] {
   const tree = parser.parse(source)!;
   try {
-    return compare(copyTree(tree, source), tree.rootNode);
+    return compare(copyTree(tree, source)!, tree.rootNode);
   } finally {
     tree.delete();
   }
@@ -59,7 +59,7 @@ describe("copyTree", () => {
   it("refuses to answer childForFieldName where it copied no field names", () => {
     const tree = parser.parse("ls -la")!;
     try {
-      const command = copyTree(tree, "ls -la").children[0]!;
+      const command = copyTree(tree, "ls -la")!.children[0]!;
       expect(command.type).toBe("command");
       expect(() => command.childForFieldName("name")).toThrow(/FIELD_PARENTS/);
     } finally {

@@ -16,6 +16,11 @@ export interface TripOptions {
   /** Read the user's rc files (default: --norc --noprofile). */
   rc?: boolean;
   timeoutMs?: number;
+  /**
+   * Run an interactive bash reading the script from stdin (it shows a prompt after each line, so PROMPT_COMMAND
+   * and PS0/PS1 run, as in the session's shell).
+   */
+  interactive?: boolean;
 }
 
 const dirs: string[] = [];
@@ -31,12 +36,14 @@ export function tripped(script: string, options: TripOptions = {}): boolean {
   const dir = mkdtempSync(join(tmpdir(), "sandshell-bypass-"));
   dirs.push(dir);
   options.setup?.(dir);
-  const args = options.rc === true ? ["-c", script] : ["--norc", "--noprofile", "-c", script];
+  const rc = options.rc === true ? [] : ["--norc", "--noprofile"];
+  const args = options.interactive ? [...rc, "-i"] : [...rc, "-c", script];
   const r = spawnSync("bash", args, {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, ...(typeof options.env === "function" ? options.env(dir) : options.env) },
     encoding: "utf8",
-    stdio: "ignore",
+    stdio: options.interactive ? ["pipe", "ignore", "ignore"] : "ignore",
+    ...(options.interactive ? { input: `${script}\n:\n` } : {}),
     timeout: options.timeoutMs ?? 10_000,
   });
   if (r.error && (r.error as NodeJS.ErrnoException).code !== "ETIMEDOUT") throw r.error;

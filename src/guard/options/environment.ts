@@ -4,8 +4,9 @@
 // harmless ones passes. A shell variable that is not exported matters only through the names bash reads
 // and the names an environment exports to tools: those ask, the rest (`dir=src`, `N=3`) pass.
 
-import type { Command, Word } from "../facts.ts";
+import { DYN, variableOf, type Command, type Word } from "../facts.ts";
 import type { Effective } from "../commands.ts";
+import { PROTECTED_DIRS, PROTECTED_FILES } from "../../lib/protected.ts";
 
 /** Exported variables known to change nothing but formatting, locale, colour and test mode. */
 export const HARMLESS_ENV = new Set([
@@ -33,8 +34,9 @@ export function riskyVariable(cmd: Command, eff: Effective): string | null {
     (cmd.argv.length > 0 && program !== undefined && !DECLARE.has(program)) || // `VAR=x cmd`, `export VAR=x`
     (program !== undefined && DECLARE.has(program) && cmd.argv.some((w) => /^-[a-zA-Z]*x/.test(w.value))); // `declare -x`
   for (const a of cmd.assignments) {
-    if (exported ? !HARMLESS_ENV.has(a.name) : !harmlessShellVariable(a.name)) return a.name;
+    if (exported ? !HARMLESS_ENV.has(variableOf(a.name) ?? "") : !harmlessShellVariable(a.name)) return a.name;
   }
+  for (const name of cmd.shellAssigns ?? []) if (!harmlessShellVariable(name)) return name;
   for (const w of wrapperAssignments(cmd, eff)) {
     const name = w.value.slice(0, w.value.indexOf("=")).replace(/\+$/, "");
     if (!HARMLESS_ENV.has(name)) return name;
@@ -55,22 +57,40 @@ const SHELL_OR_TOOL =
  * unless the environment already exports it, and bash does not read.
  */
 export function harmlessShellVariable(name: string): boolean {
-  return HARMLESS_ENV.has(name) || (!SHELL_OR_TOOL.test(name) && !LOWER_ENV.test(name));
+  if (name.includes(DYN)) return false;
+  // A name bash refuses (`read 'REPLY?x'`: not a valid identifier) sets nothing; judged by its leading name all the same.
+  const base = variableOf(name) ?? /^[A-Za-z_][A-Za-z0-9_]*/.exec(name)?.[0] ?? null;
+  if (base === null) return false;
+  return HARMLESS_ENV.has(base) || (!SHELL_OR_TOOL.test(base) && !LOWER_ENV.test(base));
 }
 
 /**
- * Files that configure what later commands do: writing one asks, like any change to what runs next. `config`
- * and `HEAD` are there because a directory holding them (with `objects/` and `refs/`) is a git repository
- * to git, wherever it is: `cd r && git branch` then runs r/config's core.pager.
+ * Files that configure what later commands do: writing one asks, like any change to what runs next. They are the
+ * files the OS sandbox keeps read-only because a program the person runs reads them (src/lib/protected.ts: shell
+ * startup files, git's, ripgrep's, .mcp.json), and the configuration of tools an agent runs here. `config` and
+ * `HEAD` are there because a directory holding them (with `objects/` and `refs/`) is a git repository to git,
+ * wherever it is: `cd r && git branch` then runs r/config's core.pager. Compared in lower case, as the sandbox does.
  */
 const CONFIG_FILES = new Set([
-  "config", "HEAD", "commondir", "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".rgrc", ".ripgreprc", ".gitattributes", ".gitconfig", ".gitmodules",
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".inputrc", ".curlrc", ".wgetrc",
+  ...PROTECTED_FILES,
+  "config", "head", "commondir", "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".rgrc", ".gitattributes",
+  ".bash_login", ".bash_logout", ".zshenv", ".inputrc", ".curlrc", ".wgetrc",
   ".netrc", "pip.conf", ".pypirc", ".pdbrc", ".envrc", ".lesskey", ".vimrc", ".exrc", ".editrc", "bunfig.toml", ".mocharc.js", ".bazelrc",
 ]);
 
+/**
+ * Folders whose every file configures something that runs later: the sandbox's (editor settings and tasks, an
+ * agent's commands and subagents), git's own, husky's hooks, and Claude Code's settings, which name hook commands.
+ */
+const CONFIG_DIRS = [...PROTECTED_DIRS, ".git", ".husky", ".config/git", ".config/npm", ".config/pip"];
+const CONFIG_IN_CLAUDE = new Set(["settings.json", "settings.local.json"]);
+
 /** `path` (absolute) is a tool's configuration, a git repository's internals or a hook. */
 export function isConfigPath(path: string): boolean {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  return CONFIG_FILES.has(base) || /\/\.git(?:\/|$)|\/\.husky\/|\/\.config\/(?:git|npm|pip)\//.test(path);
+  const lower = path.toLowerCase();
+  const cut = lower.lastIndexOf("/");
+  const base = lower.slice(cut + 1);
+  if (CONFIG_FILES.has(base)) return true;
+  if (CONFIG_IN_CLAUDE.has(base) && lower.slice(0, cut).endsWith("/.claude")) return true;
+  return CONFIG_DIRS.some((d) => lower.endsWith(`/${d}`) || lower.includes(`/${d}/`));
 }

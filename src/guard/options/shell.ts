@@ -15,7 +15,7 @@ function computedName(operands: readonly Word[]): string | null {
 
 /** `read PATH`, `printf -v IFS`: the variables a builtin sets must be ones the shell keeps to itself. */
 function riskyTarget(names: readonly Word[]): string | null {
-  const w = names.find((o) => o.dynamic || !harmlessShellVariable(o.value.replace(/\[.*$/, "")));
+  const w = names.find((o) => o.dynamic || !harmlessShellVariable(o.value));
   return w ? `it sets ${w.raw}, which may change what later commands run` : null;
 }
 
@@ -163,9 +163,10 @@ export const SHELL_BUILTINS: ProgramSpec[] = [
     short: "fnp:",
     long: [],
     operands: ["text"],
-    reason: "waits for jobs",
-    examples: ["wait", "wait -n"],
-    nearMisses: ["wait -x"],
+    check: (p) => riskyTarget(p.opts.filter((o) => o.name === "p").map((o) => o.value!)),
+    reason: "waits for jobs (and with -p sets a variable to the job's id)",
+    examples: ["wait", "wait -n", "wait -n -p pid"],
+    nearMisses: ["wait -x", "wait -p PATH", "wait -p \"$1\"", "wait -p 'PS4[0]'"],
   },
   {
     names: ["jobs"],

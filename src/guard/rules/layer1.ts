@@ -485,7 +485,7 @@ export const LAYER1: RuleRow[] = [
     nearMisses: ["f(){ echo hi; }; f", "countdown(){ [ $1 -gt 0 ] && countdown $(($1-1)); }; countdown 3"],
     match(cmd, eff, env) {
       if (cmd.fn === null || eff.name !== cmd.fn) return null;
-      const def = env.script.functions.findLast((f) => f.name === cmd.fn);
+      const def = env.functions(cmd.fn).at(-1);
       return def && def.selfForks && def.selfCalls >= 1 && (def.selfCalls >= 2 || cmd.background) ? { detail: def.name } : null;
     },
   },

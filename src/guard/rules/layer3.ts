@@ -96,9 +96,9 @@ export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string 
 
 export function shellState(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   if (cmd.fn) {
-    const fn = env.script.functions.find((f) => f.name === cmd.fn);
-    if (fn && (SHADOWED.has(fn.name) || specFor(fn.name))) return `a function named ${fn.name} shadows the command`;
-    if (fn && /[})]\s*(?:\d*[<>]|&>)[^{}()]*$/.test(fn.text)) return `the function ${fn.name} carries a redirect`;
+    if (SHADOWED.has(cmd.fn) || specFor(cmd.fn)) return `a function named ${cmd.fn} shadows the command`;
+    // Any definition of it: a second `f() { …; } > file` redefines the first.
+    if (env.functions(cmd.fn).some((fn) => fn.redirect)) return `the function ${cmd.fn} carries a redirect`;
   }
   if (cmd.argv.length === 0 && cmd.redirects.length === 0) return null;
   const n = eff.name;
@@ -249,8 +249,14 @@ export const LAYER3: RuleRow[] = [
       "PAGER='touch x' git log", "GIT_EXTERNAL_DIFF=x git diff", "export PATH=/tmp:$PATH", "env LD_PRELOAD=/tmp/x.so ls", "declare -x BASH_ENV=/tmp/x",
       "NODE_OPTIONS='--require ./x.js' npm test", "PS4='$(id)' bash -x y.sh", "IFS=/ ", "RIPGREP_CONFIG_PATH=x rg y", "npm_config_script_shell=x npm test",
       "GIT_DIR=/tmp/evil/.git git status", "PROMPT_COMMAND=id", "HOME=/tmp", "CDPATH=/etc", "export GIT_CONFIG_COUNT=1",
+      "let PATH=1", "(( IFS=1 ))", "for PATH in /tmp/x; do ls; done", ": ${PATH:=/tmp/x}", "unset PATH", "wait -p PATH",
+      "PS4[0]='$(id)'", "PROMPT_COMMAND[1]=id", "read 'PATH[0]' < f", ": ${PATH[0]:=/tmp/x}",
     ],
-    nearMisses: ["LANG=C sort x", "export NODE_ENV=production", "x=1", "dir=src; ls $dir", "CI=1 npm test", "env TZ=UTC date", "declare -a arr"],
+    nearMisses: [
+      "LANG=C sort x", "export NODE_ENV=production", "x=1", "dir=src; ls $dir", "CI=1 npm test", "env TZ=UTC date", "declare -a arr",
+      "let n=1", "for f in *.txt; do wc -l $f; done", "echo ${x:=a}", "unset x", "wait -p pid",
+      "arr[0]=1",
+    ],
     match(cmd, eff) {
       const name = riskyVariable(cmd, eff);
       return name ? { detail: name } : null;
@@ -260,15 +266,17 @@ export const LAYER3: RuleRow[] = [
     id: "config-write",
     layer: 3,
     decision: "ask",
-    title: "Writes to files that configure later commands (.git/, .npmrc, package.json, .gitattributes, shell rc files)",
+    title: "Writes to files that configure later commands (.git/, .npmrc, package.json, shell rc files, .vscode/, .mcp.json, .claude/)",
     reason: "Writes to {detail}, which configures what later commands run.",
     hint: "A person approves changes to tool configuration; edit the project's code files instead.",
     examples: [
       "echo '[core] pager = id' >> .git/config", "echo 'x' > .npmrc", "tee package.json < x", "cat > .gitattributes <<'EOF'\n* diff=x\nEOF",
       "cp x .git/hooks/pre-commit", "echo --pre=sh > .rgrc", "sed -i s/a/b/ package.json",
       "printf '[core]\\n\\tpager = id\\n' > r/config", "echo 'ref: refs/heads/main' > r/HEAD", "echo x > ~/.ssh/config",
+      "echo '{}' > .vscode/settings.json", "cp x .idea/workspace.xml", "echo '{}' > .mcp.json", "echo x > .claude/commands/x.md",
+      "tee .claude/agents/a.md < x", "echo '{}' > .claude/settings.json", "echo x >> .ripgreprc",
     ],
-    nearMisses: ["cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name"],
+    nearMisses: ["cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name", "cat .mcp.json", "echo x > claude/commands.md"],
     match(cmd, _eff, env) {
       const path = configWrite(cmd, env);
       return path ? { detail: path } : null;

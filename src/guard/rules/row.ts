@@ -2,11 +2,12 @@
 // a reason, a hint, commands that must match and near misses that must not. Tests and README are
 // generated from the rows.
 
-import type { Command, Script, Word } from "../facts.ts";
+import type { Command, FunctionDef, Script, Word } from "../facts.ts";
 import { DYN } from "../facts.ts";
 import { fileOperands, unwrap, type Effective, type FileOperands } from "../commands.ts";
 import { globBase, isInside, resolvePath } from "../paths.ts";
 import type { Decision, Layer, Policy } from "../types.ts";
+import { GUARD } from "../../limits.ts";
 
 export interface RuleEnv {
   workspace: string;
@@ -25,6 +26,8 @@ export interface RuleEnv {
   owned(cmd: Command): Command[];
   /** Earlier stages of the pipeline `cmd` is in. */
   upstream(cmd: Command): Command[];
+  /** The script's definitions of the function `name`, in order. */
+  functions(name: string): FunctionDef[];
   /** Answers a rule works out once per script (layer 2's symlinks out of the workspace), by name. */
   readonly once: Record<string, unknown>;
 }
@@ -91,6 +94,19 @@ export function resolveWord(word: Word, cwd: string | null): Resolved {
   return result;
 }
 
+/**
+ * Characters of resolved paths the rules may still make in this check (reset by makeEnv): each word resolved
+ * against the working directory costs that directory's length, so `cd <deep dir>; rm a b c …` would cost the
+ * command's size times the directory's. Past it the check stops, and the command is refused as too complex.
+ */
+const pathBudget = { left: Infinity };
+
+function spend(path: string | null): void {
+  if (path !== null && (pathBudget.left -= path.length) < 0) {
+    throw new Error(`it names more paths than the guard resolves for a command of its size (${GUARD.resolvedCharsPerChar} characters of path per character): split it into shorter commands`);
+  }
+}
+
 function resolveUncached(word: Word, cwd: string | null): Resolved {
   const v = word.value;
   const dyn = v.indexOf(DYN);
@@ -109,6 +125,7 @@ function resolveUncached(word: Word, cwd: string | null): Resolved {
   }
   // `*/../..` climbs out of whatever the glob matched: resolve `..` first, then cut at the glob.
   const full = resolvePath(v, cwd);
+  spend(full);
   const path = full !== null && word.glob ? globBase(full) : full;
   if (path === null) return { kind: "unknown", prefix: null };
   return { kind: "path", path, glob: word.glob };
@@ -147,6 +164,8 @@ class ScriptEnv implements RuleEnv {
   private readonly fileMemo: FileOperands[] = [];
   private readonly writeMemo: Word[][] = [];
   private ownedBy: Map<number, Command[]> | null = null;
+  private stages: Map<number, Command[]> | null = null;
+  private defs: Map<string, FunctionDef[]> | null = null;
   readonly once: Record<string, unknown> = {};
 
   constructor(
@@ -190,11 +209,35 @@ class ScriptEnv implements RuleEnv {
 
   upstream(cmd: Command): Command[] {
     const p = cmd.pipeline;
-    return p ? this.script.commands.filter((c) => c.pipeline?.id === p.id && c.pipeline.index < p.index) : [];
+    if (!p) return [];
+    if (!this.stages) {
+      this.stages = new Map();
+      for (const c of this.script.commands) {
+        if (!c.pipeline) continue;
+        const list = this.stages.get(c.pipeline.id);
+        if (list) list.push(c);
+        else this.stages.set(c.pipeline.id, [c]);
+      }
+    }
+    return (this.stages.get(p.id) ?? []).filter((c) => c.pipeline!.index < p.index);
+  }
+
+  functions(name: string): FunctionDef[] {
+    if (!this.defs) {
+      this.defs = new Map();
+      for (const f of this.script.functions) {
+        const list = this.defs.get(f.name);
+        if (list) list.push(f);
+        else this.defs.set(f.name, [f]);
+      }
+    }
+    return this.defs.get(name) ?? [];
   }
 }
 
 /** For the tests and the README: build an env from a script (the guard does the same). */
-export function makeEnv(script: Script, workspace: string, home: string, policy: Policy, scratch = "/tmp"): RuleEnv {
+/** The rules' view of one checked script; `size`: the command's length, which bounds the paths they resolve. */
+export function makeEnv(script: Script, workspace: string, home: string, policy: Policy, scratch = "/tmp", size = Infinity): RuleEnv {
+  pathBudget.left = GUARD.resolvedCharsPerChar * size + GUARD.parsedCharsBase;
   return new ScriptEnv(script, workspace, home, policy, scratch);
 }

@@ -2,11 +2,12 @@
 // command evaluates without it being written as a command (arithmetic, subscripts, prompt strings), and
 // interpreters that read their program from stdin, a descriptor or a socket. See docs/guard-semantics.md.
 
-import type { Command, Script } from "../facts.ts";
+import { variableOf, type Command, type Script } from "../facts.ts";
 import { FETCHERS, isInterpreter, programFileSource, programSource, SHELLS, WRAPPERS, type Effective } from "../commands.ts";
 import { specFor } from "../options/index.ts";
 import { declareChanges, setChanges, shoptChanges } from "../options/shell-options.ts";
 import type { RuleEnv, RuleRow } from "./row.ts";
+import { isSessionName, SESSION_NAME_PREFIXES } from "../../lib/session-names.ts";
 
 const NET_PATH = /^\/dev\/(?:tcp|udp)\//;
 const FD_NUMBER = /^\/(?:dev\/fd|proc\/[^/]+(?:\/task\/[^/]+)?\/fd)\/(\d+)$/;
@@ -82,8 +83,7 @@ export const SHADOWED = new Set([...WRAPPERS, ...SHELLS, "command_not_found_hand
  */
 export function redefinesCommands(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   if (cmd.fn) {
-    const fn = env.script.functions.find((f) => f.name === cmd.fn);
-    if (fn && (SHADOWED.has(fn.name) || specFor(fn.name))) return `a function named ${fn.name} shadows the command`;
+    if (env.functions(cmd.fn).length && (SHADOWED.has(cmd.fn) || specFor(cmd.fn))) return `a function named ${cmd.fn} shadows the command`;
   }
   switch (eff.name) {
     case "alias":
@@ -94,6 +94,34 @@ export function redefinesCommands(cmd: Command, eff: Effective, env: RuleEnv): s
       return eff.argv.length > 1 ? "enable" : null;
   }
   return null;
+}
+
+/** Builtins whose operands are names they set, declare, unset or alias. */
+const NAMING = new Set(["declare", "typeset", "local", "readonly", "export", "unset", "alias", "unalias"]);
+
+/**
+ * The session's own name (src/lib/session-names.ts) that `cmd` sets, unsets, declares or defines as a function or
+ * alias, or null. Reading one (`echo $__ss_seq`, `declare -p __ss_seq`) is left alone.
+ */
+export function setsSessionName(cmd: Command, eff: Effective, env: RuleEnv): string | null {
+  const names: string[] = [...cmd.assignments.map((a) => a.name), ...(cmd.shellAssigns ?? [])];
+  // `declare -n r=__ss_seq`: every later assignment to r sets it.
+  for (const a of cmd.assignments) if (!a.value.dynamic && variableOf(a.value.value) !== null) names.push(a.value.value);
+  // `exec {__ss_seq}>f` stores the descriptor it opens in the variable; `coproc NAME …` sets NAME and NAME_PID.
+  if (cmd.text.includes("}>") || cmd.text.includes("}<")) for (const m of cmd.text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)\}[<>]/g)) names.push(m[1]!);
+  const coproc = cmd.argv[0]?.value === "coproc" ? cmd.argv[1] : undefined;
+  if (coproc && !coproc.dynamic) names.push(coproc.value, `${coproc.value}_PID`);
+  if (eff.name !== null && NAMING.has(eff.name)) {
+    const args = eff.argv.slice(1);
+    const flags = args.filter((w) => /^[-+][A-Za-z]+$/.test(w.value)).map((w) => w.value.slice(1)).join("");
+    // `declare -p NAME`, `declare -f NAME`, `declare -F NAME` print; with any other attribute they set it.
+    const prints = (eff.name === "declare" || eff.name === "typeset") && flags !== "" && /^[pfF]+$/.test(flags);
+    if (!prints) for (const w of args) if (!/^[-+]/.test(w.value)) names.push(w.value.split("=")[0]!);
+  }
+  if (cmd.fn !== null && env.functions(cmd.fn).length) names.push(cmd.fn);
+  // Calling the session's prompt hook prints the markers that end a command.
+  if (eff.name !== null) names.push(eff.name);
+  return names.find(isSessionName) ?? null;
 }
 
 /** A set/shopt option or declare attribute that changes how bash reads or runs the commands after it. */
@@ -113,6 +141,26 @@ export function changesShellRules(eff: Effective): string | null {
 }
 
 export const SEMANTICS: RuleRow[] = [
+  {
+    id: "session-names",
+    layer: 1,
+    decision: "deny",
+    title: `The session's own variables and functions (${SESSION_NAME_PREFIXES.map((p) => `\`${p}*\``).join(", ")}): set, unset, declared, redefined or called`,
+    reason: "`{detail}` is one of the session's own names: the session uses it to know when a command has ended, and a command may not change or call it.",
+    hint: `Choose another name: names starting with ${SESSION_NAME_PREFIXES.join(" or ")} are the session's.`,
+    examples: [
+      "__ss_seq=5", "__ss_tok=1 ls", "export __ss_seq", "declare -g __ss_seq=0", "readonly __ss_seq", "unset __ss_seq", "unset -f __sandshell_prompt",
+      "__sandshell_prompt() { :; }", "function __sandshell_prompt { :; }", "let __ss_seq=9", "(( __ss_seq++ ))", "read __ss_seq < f",
+      "printf -v __ss_seq 1", "mapfile -t __ss_k < f", "for __ss_seq in 1; do :; done", ": ${__ss_seq:=1}", "declare -n r=__ss_seq",
+      "alias __sandshell_prompt=:", "eval '__ss_seq=1'", "bash -c '__ss_seq=1'", "__ss_seq[0]=1", "local __ss_ec=0", "__sandshell_prompt", "exec {__ss_seq}>f", "coproc __ss_seq { :; }",
+      "builtin command __sandshell_prompt",
+    ],
+    nearMisses: ["echo $__ss_seq", "x='__ss_ is reserved'", "exec {fd}>f", "declare -p __ss_seq", "declare -f __sandshell_prompt", "type __sandshell_prompt", "ss_seq=1", "x__ss_seq=1", "echo __ss_seq=1"],
+    match(cmd, eff, env) {
+      const name = setsSessionName(cmd, eff, env);
+      return name ? { detail: name } : null;
+    },
+  },
   {
     id: "shell-rules",
     layer: 1,

@@ -1,0 +1,62 @@
+// The session's own shell names (the prompt hook and its counters, src/lib/session-names.ts) are refused under
+// every preset when a command sets, unsets, declares, redefines or calls them: they are how the session knows a
+// command has ended. Reading them stays allowed.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { isSessionName } from "../../src/lib/session-names.ts";
+import { guardFor } from "./helpers.ts";
+
+const POLICIES = ["strict", "balanced", "permissive"] as const;
+
+async function refusedEverywhere(command: string): Promise<void> {
+  for (const policy of POLICIES) {
+    expect([policy, (await guardFor(policy)).check(command)]).toMatchObject([policy, { decision: "deny", rule: "session-names" }]);
+  }
+}
+
+describe("a command may not set, unset, declare, redefine or call the session's own names", () => {
+  it.each([
+    "__ss_seq=5", "__ss_tok=1 ls", "__ss_seq[0]=1", "__ss_seq+=1", "export __ss_seq", "export -n __ss_seq", "declare -g __ss_seq=0", "declare -x __ss_seq",
+    "typeset __ss_seq", "local __ss_ec=0", "readonly __ss_seq", "unset __ss_seq", "unset -v __ss_tok", "unset -f __sandshell_prompt",
+    "__sandshell_prompt() { :; }", "function __sandshell_prompt { :; }", "__sandshell_prompt() { echo; } > /dev/null", "alias __sandshell_prompt=:",
+    "let __ss_seq=9", "(( __ss_seq++ ))", "echo $(( __ss_seq = 3 ))", "read __ss_seq < f", "read -a __ss_k < f", "printf -v __ss_seq 1",
+    "mapfile -t __ss_k < f", "readarray __ss_k < f", "getopts a __ss_c", "wait -p __ss_v", "for __ss_seq in 1; do :; done",
+    "select __ss_seq in a; do break; done", ": ${__ss_seq:=1}", "declare -n r=__ss_seq", "eval '__ss_seq=1'", "bash -c '__ss_seq=1'",
+    "f() { __ss_seq=1; }", "ls; __ss_seq=1", "__sandshell_prompt", "command __sandshell_prompt", "builtin command __sandshell_prompt",
+    // `exec {NAME}>f` stores a descriptor in NAME; `coproc NAME` sets NAME and NAME_PID.
+    "exec {__ss_seq}>f", "exec {__ss_seq}<f", "coproc __ss_seq { :; }", "coproc __ss { :; }", "x=__ss_seq; printf -v $x 1",
+  ])("%j", async (command) => {
+    await refusedEverywhere(command);
+  });
+
+  it("in real bash, exec {NAME}>f and coproc NAME set the variables they name", () => {
+    const r = spawnSync("bash", ["--norc", "--noprofile", "-c", 'exec {__ss_x}>/dev/null; coproc __ss { :; }; echo "$__ss_x $__ss_PID"'], { encoding: "utf8" });
+    expect(r.stdout).toMatch(/^\d+ \d+\n$/);
+  });
+
+  it("says which name and what to do instead", async () => {
+    const v = (await guardFor("balanced")).check("__ss_seq=5");
+    expect(v.reason).toContain("`__ss_seq`");
+    expect(v.reason).toContain("session");
+    expect(v.hint).toContain("another name");
+  });
+
+  it.each(["echo $__ss_seq", "declare -p __ss_seq", "declare -f __sandshell_prompt", "type __sandshell_prompt", "ss_seq=1", "x__ss_seq=1", "echo __ss_seq=1", "x='__ss_ is reserved'", "exec {fd}>f"])(
+    "reading or merely mentioning one is left alone: %j",
+    async (command) => {
+      expect((await guardFor("balanced")).check(command).rule).not.toBe("session-names");
+    },
+  );
+
+  it("covers every name the node runtime's shell code defines", async () => {
+    const source = readFileSync(new URL("../../src/runtime/node.ts", import.meta.url), "utf8");
+    const names = [...new Set(source.match(/\b__(?:ss|sandshell)_[A-Za-z0-9_]*[A-Za-z0-9]/g) ?? [])];
+    expect(names).toContain("__ss_seq");
+    expect(names).toContain("__sandshell_prompt");
+    for (const name of names) {
+      expect(isSessionName(name)).toBe(true);
+      await refusedEverywhere(`${name}=1`);
+    }
+  });
+});
