@@ -61,6 +61,11 @@ export const SHELL = {
   embeddedInterruptMs: 1_000,
   /** Before an agent's command is typed, how long to wait for the prompt; after that it is typed anyway, as a person would. */
   promptWaitMs: 5_000,
+  /**
+   * Before an agent's command is typed (node): how long another process group may hold the shell's terminal while the
+   * shell waits at its prompt before the shell (and that group) is replaced; nothing is typed into a held terminal.
+   */
+  terminalHeldMs: 500,
   /** After a fresh shell's first prompt, how long to wait for its line editor to switch bracketed paste on. */
   pasteProbeMs: 150,
   /** A line editor that had bracketed paste and dropped it (after a person's line) gets this long to take it up again. */

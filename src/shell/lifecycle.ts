@@ -123,7 +123,7 @@ export class Lifecycle {
   }
 
   private async forceRespawn(a: RunningCommand): Promise<void> {
-    a.releaseCandidate();
+    a.releaseCandidates();
     a.endOutput();
     this.core.active = null;
     let outcome: Parameters<typeof words.killedAndRespawned>[2];
@@ -138,6 +138,41 @@ export class Lifecycle {
       exitCode: null,
       notice: words.killedAndRespawned(a.timedOut, this.core.config.graceMs, outcome),
     });
+    this.flushPersonQueue();
+    this.core.emitState();
+  }
+
+  /**
+   * Where the runtime tells the shell's state (node), a command the shell never started: no start marker and no end
+   * came for it. (Elsewhere nothing marks a start for sure.)
+   */
+  private neverStarted(a: RunningCommand): boolean {
+    return a.tokenBefore !== undefined && !a.started && a.candidates.length === 0 && a.startSeq === null;
+  }
+
+  /**
+   * The typed command never reached the shell (stream.ts): not run, never "completed". Whatever took it is a process
+   * that can read the shell's terminal: the shell is replaced (with its whole session, and a fresh terminal, so a
+   * reader outside the session that kept the old one open reads nothing more); what was typed dies with the old one.
+   */
+  async lost(a: RunningCommand, how: { kind: "held"; holder: { pgrp: number; name: string } } | { kind: "read" }): Promise<void> {
+    if (this.core.active !== a) return;
+    this.core.active = null;
+    a.releaseCandidates();
+    a.endOutput();
+    let outcome: Parameters<typeof words.terminalTaken>[1];
+    try {
+      const { restored } = await this.shell.respawn();
+      outcome = { restored, cwd: this.core.cwd, kind: this.core.runtime.kind };
+    } catch (err) {
+      outcome = { error: (err as Error).message };
+    }
+    const why =
+      how.kind === "held"
+        ? `another process (${how.holder.name}) had taken the shell's terminal, so what was typed went to it`
+        : "another process read what was typed: the shell waited at its prompt and never got it";
+    const notice = words.terminalTaken(how.kind === "held" ? how.holder.name : null, outcome);
+    this.endActive(a, { status: "completed", exitCode: null, error: words.lost(why), refused: "lost", notice });
     this.flushPersonQueue();
     this.core.emitState();
   }
@@ -164,7 +199,20 @@ export class Lifecycle {
     const a = this.core.active;
     if (a === null || a.phase === "preparing") return; // (a command still being prepared is refused by run() itself)
     this.core.active = null;
-    a.releaseCandidate();
+    if (this.neverStarted(a)) {
+      // The shell read end-of-file instead of the command (another process group had taken its terminal): not run.
+      a.releaseCandidates();
+      a.endOutput();
+      this.endActive(a, {
+        status: "completed",
+        exitCode: null,
+        error: words.lost(`the shell exited (exit code ${code}) before it read it`),
+        refused: "lost",
+        notice: words.shellExited(code, this.core.cwd),
+      });
+      return;
+    }
+    a.releaseCandidates();
     a.endOutput();
     this.endActive(a, {
       status: a.timedOut !== null ? "timeout" : a.interrupted ? "interrupted" : "completed",

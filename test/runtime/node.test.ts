@@ -87,29 +87,32 @@ describe("node runtime", () => {
     await w.until(() => w.prompts() === 1);
     const kinds = w.markers.map((m) => (m.kind === "other" ? m.payload.split("=")[0] : m.kind));
     expect(kinds).toEqual(["envfile", "interactive", "exit", "cwd", "prompt"]);
-    // NONCE.SEQ.TOKEN: the command's number, and a fresh token per end (the one the shell wrote last is checkEnd's)
+    // NONCE.SEQ.TOKEN: the command's number, and a fresh token per end, which the shell publishes as its own name after
+    // printing the end (probe().token)
     const first = w.markers.find((m) => m.kind === "exit");
     expect(first).toMatchObject({ kind: "exit", code: 0 });
     const tag0 = (first as { tag: string }).tag;
-    expect(tag0).toMatch(new RegExp(`^${nonce}\\.0\\.\\d+$`));
+    expect(tag0).toMatch(new RegExp(`^${nonce}\\.0\\.bash-[0-9a-f]{10}$`));
     expect(w.markers).toContainEqual({ kind: "cwd", tag: tag0, path: runtime.workspace });
-    // the shell waits at its prompt a moment after it printed the end
-    const settled = async (token: string | undefined): Promise<string | null | undefined> => {
-      for (let i = 0; i < 200 && proc.checkEnd?.(token) === "running"; i++) await new Promise((r) => setTimeout(r, 10));
-      return proc.checkEnd?.(token);
+    // the shell waits at its prompt a moment after it printed the end, named after its token
+    const settled = async (token: string): Promise<ReturnType<NonNullable<typeof proc.probe>>> => {
+      for (let i = 0; i < 200; i++) {
+        const p = proc.probe?.();
+        if (p?.state === "prompt" && p.token === token) return p;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return proc.probe?.() ?? null;
     };
-    expect(await settled(tag0.split(".")[2])).toBe("ended");
+    expect(await settled(tag0.split(".")[2]!)).toEqual({ state: "prompt", token: tag0.split(".")[2] });
     proc.write("(exit 7)\r");
     await w.until(() => w.prompts() === 2);
     expect(w.markers).toContainEqual({ kind: "start", tag: "1" });
     const second = w.markers.filter((m) => m.kind === "exit").at(-1) as { tag: string; code: number };
     expect(second.code).toBe(7);
-    expect(second.tag).toMatch(new RegExp(`^${nonce}\\.1\\.\\d+$`));
-    expect(second.tag).not.toBe(tag0.replace(".0.", ".1."));
-    // the older end is stale now, and one without a token was printed by a command
-    expect(await settled(tag0.split(".")[2])).toBe("stale");
-    expect(await settled(undefined)).toBe("stale");
-    expect(await settled(second.tag.split(".")[2])).toBe("ended");
+    expect(second.tag).toMatch(new RegExp(`^${nonce}\\.1\\.bash-[0-9a-f]{10}$`));
+    expect(second.tag.split(".")[2]).not.toBe(tag0.split(".")[2]);
+    // the older token is spent: the shell's name is the newer one
+    expect(await settled(second.tag.split(".")[2]!)).toEqual({ state: "prompt", token: second.tag.split(".")[2] });
     proc.kill();
     expect(typeof (await proc.exited)).toBe("number");
   });
