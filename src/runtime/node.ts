@@ -91,6 +91,9 @@ function rcFile(nonce: string, envFile: string, restorePath: string | undefined)
   const tag = `'${nonce}.'"$__ss_seq.$__ss_tok"`;
   return [
     "# Sandshell: setup of the agent's shell (node runtime). Markers: OSC 654, see src/runtime/markers.ts.",
+    // No key bindings from a file a command can write (HOME is the workspace): a macro bound to Enter in ~/.inputrc
+    // would add text to every command after the guard checked it. Set before the first `bind` reads the file.
+    "export INPUTRC=/dev/null",
     "set +H",
     "unset HISTFILE",
     // Bracketed paste lets a multi-line command with tabs arrive as typed text without completion or PS2 echo,
@@ -689,7 +692,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
       if (restore !== undefined) await fsp.writeFile(restore, opts.restoreState ?? "", { mode: 0o600, flag: "wx" });
       await fsp.writeFile(rc, rcFile(nonce, envFile, restore), { mode: 0o600, flag: "wx" });
       const cwd = await startDir(opts.cwd);
-      const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace, TMPDIR: privateDir };
+      const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace, TMPDIR: privateDir, INPUTRC: "/dev/null" };
       const run = await os.plan(bash, ["--noprofile", "--rcfile", rc, "-i"], env, true);
       const p = pty.spawn(run.file, run.args, {
         name: "xterm-256color",

@@ -79,6 +79,8 @@ export class Lifecycle {
   private onQuietTimer(a: RunningCommand, w: Waiter): void {
     w.quietTimer = null;
     if (a.waiter !== w) return;
+    // After a C-c of ours (timeout, interrupt) the grace decides: the prompt comes back, or the shell is replaced.
+    if (a.graceTimer !== null) return;
     const quiet = now() - a.lastOutputAt;
     if (quiet >= w.softMs - 1) {
       this.yieldRunning(a, w, "quiet");
@@ -146,8 +148,8 @@ export class Lifecycle {
    * Where the runtime tells the shell's state (node), a command the shell never started: no start marker and no end
    * came for it. (Elsewhere nothing marks a start for sure.)
    */
-  private neverStarted(a: RunningCommand): boolean {
-    return a.tokenBefore !== undefined && !a.started && a.candidates.length === 0 && a.startSeq === null;
+  private neverStarted(a: RunningCommand, ended = false): boolean {
+    return a.tokenBefore !== undefined && !a.started && (ended || a.candidates.length === 0) && a.startSeq === null;
   }
 
   /**
@@ -180,6 +182,19 @@ export class Lifecycle {
   /** Exit marker and prompt seen: the command is over. */
   complete(a: RunningCommand, facts: { discarded: number }): void {
     this.core.active = null;
+    if (a.interrupted && this.neverStarted(a, true)) {
+      // Our C-c cleared a line the shell had not run (bash marks every line it runs with a start; one that fails to
+      // parse ends at once, uninterrupted): part of what was typed went elsewhere, or the line was left unfinished.
+      this.endActive(a, {
+        status: a.timedOut !== null ? "timeout" : "interrupted",
+        exitCode: null,
+        error: words.lost("the shell never started it: it was still an unfinished line when C-c cleared it (part of what was typed may have been read by another process)"),
+        refused: "lost",
+      });
+      this.flushPersonQueue();
+      this.core.emitState();
+      return;
+    }
     const code = a.exitCode;
     const notices: string[] = [];
     if (a.timedOut !== null) notices.push(words.timedOut(a.timedOut, code));
