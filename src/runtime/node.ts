@@ -10,9 +10,9 @@
 //   exit=N.S.T:CODE  cwd=N.S.T:PATH  prompt     from PROMPT_COMMAND, before every prompt
 
 import { randomUUID } from "node:crypto";
-import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import * as fsp from "node:fs/promises";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import { SHELL } from "../limits.ts";
 import { Listeners } from "../lib/listeners.ts";
 import { isShellName, readsCommands, shellName } from "../lib/shells.ts";
@@ -117,13 +117,24 @@ function rcFile(nonce: string, envFile: string, restorePath: string | undefined)
     // puts the terminal in non-canonical mode and takes whatever is queued, without waiting.
     // A read that times out keeps what it got: go on until one gets nothing.
     "  while IFS= builtin read -r -s -N 4096 -t 0.0001 __ss_k; [ -n \"$__ss_k\" ]; do __ss_n=$((__ss_n + ${#__ss_k})); done",
-    `  builtin export -p >| ${env} 2>/dev/null || :`,
-    `  { builtin declare -p; builtin declare -f; builtin alias -p; } >| ${state} 2>/dev/null || :`,
+    // The state goes to files the hook creates now, under a fresh random name (noclobber: O_EXCL), kept open on fixed
+    // descriptors; the host reads them through /proc/PID/fd and removes their names. A file a command made or linked
+    // beforehand (and holds open to write later) is never the one written or read.
+    // (`command exec`: `builtin exec`'s redirections would be its own, undone at once.)
+    `  command exec ${STATE_FDS.env}>&- ${STATE_FDS.state}>&-`,
+    "  local __ss_c=$- __ss_r",
+    `  builtin printf -v __ss_r '%08x%08x' "\${SRANDOM:-${RANDOM32}}" "\${SRANDOM:-${RANDOM32}}"`,
+    "  builtin set -C",
+    `  command exec ${STATE_FDS.env}>${env}."$__ss_r" || :`,
+    `  command exec ${STATE_FDS.state}>${state}."$__ss_r" || :`,
+    '  [[ $__ss_c == *C* ]] || builtin set +C',
+    `  builtin export -p >&${STATE_FDS.env} 2>/dev/null || :`,
+    `  { builtin declare -p; builtin declare -f; builtin alias -p; } >&${STATE_FDS.state} 2>/dev/null || :`,
     // The end's token: drawn after the state is written (a local shows in `declare -p`), printed in the end, and only
     // then published as the shell's own name (/proc/self/comm: no other process can set it). A process that copies
     // it can print its end only after the real one; the session takes the first end that carries it (single use).
     "  local __ss_tok",
-    `  builtin printf -v __ss_tok '${TOKEN_PREFIX}%08x%02x' "\${SRANDOM:-$(((RANDOM << 17 ^ RANDOM << 2 ^ RANDOM) & 0xffffffff))}" "$((\${SRANDOM:-$RANDOM} & 255))"`,
+    `  builtin printf -v __ss_tok '${TOKEN_PREFIX}%08x%02x' "\${SRANDOM:-${RANDOM32}}" "$((\${SRANDOM:-$RANDOM} & 255))"`,
     `  ((__ss_n > 0)) && ${bashPrintMarkers([{ kind: "discarded", tag, count: '"$__ss_n"' }])}`,
     `  ${bashPrintMarkers([
       { kind: "exit", tag, code: '"$__ss_ec"' },
@@ -147,6 +158,20 @@ function rcFile(nonce: string, envFile: string, restorePath: string | undefined)
 const TOKEN_PREFIX = "bash-";
 const TOKEN_NAME = /^bash-[0-9a-f]{10}$/;
 
+/**
+ * The descriptors on which the agent's shell keeps the files its prompt hook last created (`export -p`; the state):
+ * high numbers no script picks by chance, below the 255 bash keeps for its terminal.
+ */
+const STATE_FDS = { env: 250, state: 251 } as const;
+
+/** 32 random bits in a bash without SRANDOM (before 5.1), from three RANDOMs. */
+const RANDOM32 = "$(((RANDOM << 17 ^ RANDOM << 2 ^ RANDOM) & 0xffffffff))";
+
+/** The names the prompt hook gives the files it creates: the base name, a dot and 16 hex digits. */
+function isFreshName(name: string, base: string): boolean {
+  return name.startsWith(`${base}.`) && /^[0-9a-f]{16}$/.test(name.slice(base.length + 1));
+}
+
 /** Where the prompt hook writes `declare -p`, `declare -f` and `alias -p` (beside the shell's `export -p` file). */
 function stateFile(envFile: string): string {
   return `${envFile}.state`;
@@ -157,18 +182,20 @@ const MAX_STATE_BYTES = 8 * 1024 * 1024;
 
 /**
  * A file the shell writes, read by the host without following a symlink a command may have put there, only when it is
- * a regular file of at most `max` bytes (null otherwise: a FIFO or /dev/zero must not hang the host).
+ * a regular file with no other name (a hard link made to write it through) of at most `max` bytes (null otherwise: a
+ * FIFO or /dev/zero must not hang the host). `/proc/PID/fd/N` is followed: it is the file that process holds open.
  */
 function readOwnFile(path: string, max: number): string | null {
   let fd: number;
+  const follow = path.startsWith("/proc/") ? 0 : fsConstants.O_NOFOLLOW;
   try {
-    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    fd = openSync(path, fsConstants.O_RDONLY | follow | fsConstants.O_NONBLOCK);
   } catch {
     return null;
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > max) return null;
+    if (!st.isFile() || st.nlink !== 1 || st.size > max) return null;
     const buf = Buffer.alloc(st.size + 1);
     let got = 0;
     while (got < buf.length) {
@@ -451,9 +478,39 @@ class PtyProcess implements TerminalProcess {
    * the session takes it at a verified prompt, so a respawn never reads a file the shell could write since.
    */
   snapshotState(): { exported: string; state: string } | null {
-    if (this.envPath === null) return null;
-    const exported = readOwnFile(this.envPath, MAX_STATE_BYTES);
-    const state = readOwnFile(stateFile(this.envPath), MAX_STATE_BYTES);
+    if (this.envPath === null || this.shellPgrp === null) return null;
+    const pgrp = this.shellPgrp;
+    const dir = dirname(this.envPath);
+    // The files the shell itself holds open, created by its hook at this prompt: only under a name the hook gives, in
+    // its folder, still there (one the host took before has lost its name: "… (deleted)").
+    const take = (fd: number, path: string): string | null => {
+      const link = `/proc/${pgrp}/fd/${fd}`;
+      let target: string;
+      try {
+        target = readlinkSync(link);
+      } catch {
+        return null; // closed: the hook could not create it
+      }
+      if (dirname(target) !== dir || !isFreshName(basename(target), basename(path))) return null;
+      return readOwnFile(link, MAX_STATE_BYTES);
+    };
+    const exported = take(STATE_FDS.env, this.envPath);
+    const state = take(STATE_FDS.state, stateFile(this.envPath));
+    // The folder holds only the hook's files: those of prompts not taken (the first, a person's quick commands) and
+    // anything a command put there go too.
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      // gone
+    }
+    for (const name of names) {
+      try {
+        unlinkSync(join(dir, name));
+      } catch {
+        // a folder, or gone
+      }
+    }
     return exported === null || state === null ? null : { exported, state };
   }
 
@@ -684,7 +741,10 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     async spawnShell(opts: ShellSpawnOptions): Promise<TerminalProcess> {
       checkOpen();
       const k = ++spawned;
-      const envFile = join(privateDir, `env-${k}`);
+      // The prompt hook's files, in a folder of their own (the host empties it at every prompt it takes).
+      const stateDir = join(privateDir, `shell-${k}`);
+      await fsp.mkdir(stateDir, { mode: 0o700 });
+      const envFile = join(stateDir, "env");
       // The setup file and the state it restores go where the shell cannot write (the command folder): nothing running
       // in the sandbox (a job of another caller, say) can change them before the new shell reads them.
       const rc = join(commandDir, `rc-${k}.sh`);

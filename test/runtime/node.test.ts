@@ -1,9 +1,9 @@
 // The node runtime against the Runtime contract (src/runtime/types.ts): real bash on node-pty, real files.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
@@ -103,7 +103,7 @@ describe("node runtime", () => {
       }
       return proc.probe?.() ?? null;
     };
-    expect(await settled(tag0.split(".")[2]!)).toEqual({ state: "prompt", token: tag0.split(".")[2] });
+    expect(await settled(tag0.split(".")[2]!)).toMatchObject({ state: "prompt", token: tag0.split(".")[2] });
     proc.write("(exit 7)\r");
     await w.until(() => w.prompts() === 2);
     expect(w.markers).toContainEqual({ kind: "start", tag: "1" });
@@ -112,7 +112,7 @@ describe("node runtime", () => {
     expect(second.tag).toMatch(new RegExp(`^${nonce}\\.1\\.bash-[0-9a-f]{10}$`));
     expect(second.tag.split(".")[2]).not.toBe(tag0.split(".")[2]);
     // the older token is spent: the shell's name is the newer one
-    expect(await settled(second.tag.split(".")[2]!)).toEqual({ state: "prompt", token: second.tag.split(".")[2] });
+    expect(await settled(second.tag.split(".")[2]!)).toMatchObject({ state: "prompt", token: second.tag.split(".")[2] });
     proc.kill();
     expect(typeof (await proc.exited)).toBe("number");
   });
@@ -141,17 +141,27 @@ describe("node runtime", () => {
     await proc.exited;
   });
 
-  it("writes `export -p` to the envfile before every prompt", async () => {
+  it("before every prompt the hook writes `export -p` and the state to fresh files it holds open; the host takes them once, and their names go", async () => {
     const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
     const w = watch(proc);
     await w.until(() => w.prompts() === 1);
     const envfile = w.markers.find((m) => m.kind === "envfile");
     const path = (envfile as { path: string }).path;
-    proc.write("export FRESHLY_EXPORTED=42\r");
-    await w.until(() => w.prompts() === 2);
-    const text = new TextDecoder().decode(await runtime.fs.readFile(path));
-    expect(text).toContain('declare -x FRESHLY_EXPORTED="42"');
     expect(path.startsWith(runtime.workspace)).toBe(false);
+    proc.write("export FRESHLY_EXPORTED=42; PLAIN=7; f() { :; }\r");
+    await w.until(() => w.prompts() === 2);
+    let snap: ReturnType<NonNullable<typeof proc.snapshotState>> = null;
+    for (let i = 0; i < 200 && snap === null; i++) {
+      if (proc.probe?.()?.state === "prompt") snap = proc.snapshotState?.() ?? null;
+      if (snap === null) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(snap?.exported).toContain('declare -x FRESHLY_EXPORTED="42"');
+    expect(snap?.state).toContain('declare -- PLAIN="7"');
+    expect(snap?.state).toContain("f () ");
+    // Taken: the hook's folder is empty (the first prompt's files, which nobody took, went too), and the same files
+    // are not taken twice.
+    expect(readdirSync(dirname(path))).toEqual([]);
+    expect(proc.snapshotState?.()).toBeNull();
     proc.kill();
     await proc.exited;
   });

@@ -3,7 +3,7 @@
 // the workspace say what really ran.
 
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type CallToolResult, type Sandbox } from "../../src/node.ts";
 
@@ -53,9 +53,9 @@ describe("the red team's second round against the node session", () => {
           "            if d.isdigit() and open('/proc/%s/comm' % d).read().startswith('bash-'): return int(d)",
           "        except OSError: pass",
           "pid = shell()",
-          "import glob",
-          "st = max(glob.glob('/tmp/env-*.state'), key=os.path.getmtime)",
-          "nonce = re.search(r\"'([0-9a-f-]{36})\\.'\", open(st).read()).group(1)",
+          // The nonce from the hook's text (no secret), the number from the command that started it.
+          "nonce = re.search(r\"'([0-9a-f-]{36})\\.'\", open('hook.txt').read()).group(1)",
+          "seq = int(sys.argv[2])",
           "def comm():",
           "    try: return open('/proc/%d/comm' % pid).read().strip()",
           "    except OSError: return ''",
@@ -66,16 +66,16 @@ describe("the red team's second round against the node session", () => {
           "    c = comm()",
           "    if c == last or not c.startswith('bash-'): continue",
           "    last = c",
-          "    m = re.search(r'__ss_seq=\"?(\\d+)', open(st).read())",
-          "    if not m: continue",
-          "    s = int(m.group(1))",
-          "    os.write(1, end(s, c, 'FORGED-%d' % s) + end(s + 1, c, 'LATE-%d' % (s + 1)))",
+          // The end just printed is the next number's (a change missed makes the count lag: forge around it).
+          "    seq += 1",
+          "    s = seq",
+          "    os.write(1, end(s - 1, c, 'EARLY-%d' % (s - 1)) + end(s, c, 'FORGED-%d' % s) + end(s + 1, c, 'LATE-%d' % (s + 1)))",
           "    open('forger.log', 'a').write('%d %s\\n' % (s, c))",
         ].join("\n"),
       },
       c1,
     );
-    const started = await sb.callTool("bash", { command: "python3 forger.py 120 2>forger.err &" }, c1);
+    const started = await sb.callTool("bash", { command: "declare -f __sandshell_prompt > hook.txt; python3 forger.py 120 $__ss_seq 2>forger.err &" }, c1);
     expect(sc(started).verdict).toMatchObject({ decision: "allow" });
     const results: Array<{ seq: number; output: string; exitCode: unknown; status: unknown }> = [];
     // The forger is up once it has answered an end (python starts slowly on a loaded machine).
@@ -185,28 +185,38 @@ describe("the red team's second round against the node session", () => {
     }
   }, 300_000);
 
-  it("state-poison (N4): code appended to the shell's state file and a PATH to its environment file before `exit` are not in the next shell, nor in a job", async () => {
-    // Project code (allowed unasked) does what the red team's `printf … >> /tmp/env-1.state; exit` did, for every
-    // shell's files, and plants an `ls` that the poisoned PATH would find first.
+  it("state-poison (N4): code appended to the state files (by name in the hook's folder, through the descriptors the shell passes on) and a PATH to its environment before `exit` are not in the next shell, nor in a job", async () => {
+    // Project code (allowed unasked) does what the red team's `printf … >> /tmp/env-1.state; exit` did, to every
+    // state file it can reach, and plants an `ls` that the poisoned PATH would find first.
     await sb.callTool(
       "write_file",
       {
         path: "poison.py",
         content: [
-          "import glob, os",
+          "import glob, os, sys",
           "os.makedirs('evilbin', exist_ok=True)",
           "open('evilbin/ls', 'w').write('#!/bin/sh\\ntouch POISONED_PATH\\n'); os.chmod('evilbin/ls', 0o755)",
-          "for f in glob.glob('/tmp/env-*.state'): open(f, 'a').write('ls() { touch POISONED_BY_C1; command ls \"$@\"; }\\n')",
-          "for f in glob.glob('/tmp/env-*'):",
-          "    if not f.endswith('.state'): open(f, 'a').write('declare -x PATH=\"%s/evilbin:/usr/bin:/bin\"\\n' % os.getcwd())",
+          "def line(state): return (b'ls() { touch POISONED_BY_C1; command ls \"$@\"; }\\n' if state else ('declare -x PATH=\"%s/evilbin:/usr/bin:/bin\"\\n' % os.getcwd()).encode())",
+          "n = 0",
+          "for fd, state in ((250, False), (251, True)):",
+          "    try: os.write(fd, line(state)); n += 1",
+          "    except OSError: pass",
+          "for f in glob.glob(os.path.join(sys.argv[1], '*')) + glob.glob('/tmp/env-*'):",
+          "    open(f, 'ab').write(line('.state' in f)); n += 1",
+          "print('poisoned', n)",
         ].join("\n"),
       },
       c1,
     );
-    const a = await sb.callTool("bash", { command: "python3 poison.py; exit" }, c1);
+    // Where the hook writes (no secret: its text says).
+    const where = await sb.callTool("bash", { command: "declare -f __sandshell_prompt" }, c1);
+    const envFile = /exec 250> '([^']+)'/.exec(text(where))?.[1];
+    expect(envFile).toBeDefined();
+    const a = await sb.callTool("bash", { command: `python3 poison.py ${dirname(envFile!)}; exit` }, c1);
     expect(sc(a).verdict).toMatchObject({ decision: "allow" });
-    const b = await sb.callTool("bash", { command: "ls >/dev/null; type -t ls; cat /tmp/env-*.state | grep -c POISONED_BY_C1" }, c2);
-    expect(text(b)).toMatch(/^file\n[1-9]/); // the file was poisoned; the shell did not take it
+    expect(text(a)).toMatch(/poisoned [1-9]/); // it wrote into what the shell passed on
+    const b = await sb.callTool("bash", { command: "ls >/dev/null; type -t ls" }, c2);
+    expect(text(b)).toMatch(/^file\n/);
     expect(sc(b).notice).toMatch(/fresh shell .* restored/);
     const job = await sb.callTool("bash", { command: "ls >/dev/null; echo job-done", run_in_background: true }, c2);
     const out = await sb.callTool("job_output", { id: String(sc(job).jobId), wait: 10 }, c2);
@@ -215,6 +225,62 @@ describe("the red team's second round against the node session", () => {
     expect(existsSync(join(ws, "POISONED_PATH"))).toBe(false);
   }, 120_000);
 
+  it("state-poison (N4), held: a job that keeps the state files open (the descriptors it inherits, each file it finds by name) and hard-links them, and writes through them later, never reaches what a respawn sources; the names it plants are never used", async () => {
+    // It keeps the descriptors the shell passed on (the last prompt's files), watches the folder where the hook
+    // writes, opens and links every file that shows there, plants names there, and from 2 s after it got hold of a
+    // file writes a function into it every few milliseconds.
+    await sb.callTool(
+      "write_file",
+      {
+        path: "holder.py",
+        content: [
+          "import os, sys, time",
+          "folder, base = os.path.split(sys.argv[2])",
+          "held, seen, n, linked = [], set(), 0, 0",
+          "poison = b'ls() { touch POISONED_HELD; command ls \"$@\"; }\\n'",
+          "for fd in (250, 251):",
+          "    try: held.append((0, os.dup(fd)))",
+          "    except OSError: pass",
+          "for name in (base, base + '.state', base + '.0123456789abcdef', base + '.state.0123456789abcdef'):",
+          "    try: held.append((0, os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)))",
+          "    except OSError: pass",
+          "stop = time.time() + float(sys.argv[1])",
+          "while time.time() < stop:",
+          "    for name in os.listdir(folder):",
+          "        if not name.startswith(base) or name in seen: continue",
+          "        seen.add(name)",
+          "        path = os.path.join(folder, name)",
+          "        try: held.append((time.time(), os.open(path, os.O_WRONLY | os.O_APPEND)))",
+          "        except OSError: continue",
+          "        try: os.link(path, 'held-%d' % len(seen)); linked += 1",
+          "        except OSError: pass",
+          "    for t, fd in held:",
+          "        if time.time() - t > 2: os.write(fd, poison); n += 1",
+          "    time.sleep(0.002)",
+          "    open('holder.tmp', 'w').write('%d %d %d\\n' % (len(seen), n, linked)); os.replace('holder.tmp', 'holder.log')",
+        ].join("\n"),
+      },
+      c1,
+    );
+    // Where the hook writes (no secret: its text says).
+    const where = await sb.callTool("bash", { command: "declare -f __sandshell_prompt" }, c1);
+    const envFile = /exec 250> '([^']+)'/.exec(text(where))?.[1];
+    expect(envFile).toBeDefined();
+    const started = await sb.callTool("bash", { command: `python3 holder.py 30 ${envFile} 2>holder.err &` }, c1);
+    expect(sc(started).verdict).toMatchObject({ decision: "allow" });
+    expect(await until(() => existsSync(join(ws, "holder.log")))).toBe(true);
+    for (let i = 0; i < 12; i++) await sb.callTool("bash", { command: `X=v${i}; sleep 0.5` }, c2);
+    const log = await sb.callTool("bash", { command: "cat holder.log holder.err" }, c2);
+    // It wrote into what it held (the numbers: names seen, writes made, files linked).
+    expect(Number(/^(\d+) (\d+)/.exec(text(log))?.[2]), text(log)).toBeGreaterThan(0);
+    await sb.callTool("bash", { command: "exit" }, c1);
+    const b = await sb.callTool("bash", { command: "ls >/dev/null; type -t ls; echo $X" }, c2);
+    expect(text(b)).toMatch(/^file\nv11\n/);
+    expect(sc(b).notice).toMatch(/fresh shell .* restored/);
+    expect(existsSync(join(ws, "POISONED_HELD"))).toBe(false);
+    await fresh();
+  }, 180_000);
+
   it("state-poison (N4), timed: a program that writes the state file and then ignores C-c is killed at its timeout; the fresh shell restores the state of the last verified prompt", async () => {
     await sb.callTool("bash", { command: "ORIGINAL=kept" }, c1);
     await sb.callTool(
@@ -222,9 +288,12 @@ describe("the red team's second round against the node session", () => {
       {
         path: "ignore.py",
         content: [
-          "import glob, signal, time",
+          "import glob, os, signal, time",
           "signal.signal(signal.SIGINT, signal.SIG_IGN)",
-          "for f in glob.glob('/tmp/env-*.state'): open(f, 'a').write('ORIGINAL=poisoned; ls() { touch POISONED_TIMED; }\\n')",
+          "poison = b'ORIGINAL=poisoned; ls() { touch POISONED_TIMED; }\\n'",
+          "try: os.write(251, poison)",
+          "except OSError: pass",
+          "for f in glob.glob('/tmp/sandshell-*/rt-*/shell-*/env.state.*'): open(f, 'ab').write(poison)",
           "time.sleep(60)",
         ].join("\n"),
       },
