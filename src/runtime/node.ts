@@ -10,7 +10,7 @@
 //   exit=N.S.T:CODE  cwd=N.S.T:PATH  prompt     from PROMPT_COMMAND, before every prompt
 
 import { randomUUID } from "node:crypto";
-import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, fstatSync, opendirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { basename, delimiter, dirname, join } from "node:path";
 import { SHELL } from "../limits.ts";
@@ -177,8 +177,6 @@ function stateFile(envFile: string): string {
   return `${envFile}.state`;
 }
 
-/** The most of a state file the host takes (a bigger one is not restored). */
-const MAX_STATE_BYTES = 8 * 1024 * 1024;
 
 /**
  * A file the shell writes, read by the host without following a symlink a command may have put there, only when it is
@@ -492,15 +490,20 @@ class PtyProcess implements TerminalProcess {
         return null; // closed: the hook could not create it
       }
       if (dirname(target) !== dir || !isFreshName(basename(target), basename(path))) return null;
-      return readOwnFile(link, MAX_STATE_BYTES);
+      return readOwnFile(link, SHELL.stateMaxBytes);
     };
     const exported = take(STATE_FDS.env, this.envPath);
     const state = take(STATE_FDS.state, stateFile(this.envPath));
     // The folder holds only the hook's files: those of prompts not taken (the first, a person's quick commands) and
-    // anything a command put there go too.
+    // anything a command put there go too, a bounded number at a time (a command may have made a million).
     let names: string[] = [];
     try {
-      names = readdirSync(dir);
+      const d = opendirSync(dir);
+      try {
+        for (let e = d.readSync(); e !== null && names.length < SHELL.stateSweepMax; e = d.readSync()) names.push(e.name);
+      } finally {
+        d.closeSync();
+      }
     } catch {
       // gone
     }

@@ -5,6 +5,7 @@ import * as fsp from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { SHELL } from "../../src/limits.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
 import { type Marker, MarkerScanner } from "../../src/runtime/markers.ts";
@@ -162,6 +163,26 @@ describe("node runtime", () => {
     // are not taken twice.
     expect(readdirSync(dirname(path))).toEqual([]);
     expect(proc.snapshotState?.()).toBeNull();
+    proc.kill();
+    await proc.exited;
+  });
+
+  it("a folder the hook writes in, filled by a command with a thousand files, is emptied a bounded number at a time and the state is still taken", async () => {
+    const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
+    const w = watch(proc);
+    await w.until(() => w.prompts() === 1);
+    const dir = dirname((w.markers.find((m) => m.kind === "envfile") as { path: string }).path);
+    proc.write(`for i in $(seq 1 1000); do : > '${dir}'/planted-$i; done; KEPT=yes\r`);
+    await w.until(() => w.prompts() === 2, 20_000);
+    let snap: ReturnType<NonNullable<typeof proc.snapshotState>> = null;
+    for (let i = 0; i < 200 && snap === null; i++) {
+      if (proc.probe?.()?.state === "prompt") snap = proc.snapshotState?.() ?? null;
+      if (snap === null) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(snap?.state).toContain('declare -- KEPT="yes"');
+    const left = readdirSync(dir).length;
+    expect(left).toBeGreaterThanOrEqual(1004 - SHELL.stateSweepMax);
+    expect(left).toBeLessThan(1004);
     proc.kill();
     await proc.exited;
   });
