@@ -98,6 +98,15 @@ export const SHELL = {
   embeddedInterruptMs: 1_000,
   /** Before an agent's command is typed, how long to wait for the prompt; after that it is typed anyway, as a person would. */
   promptWaitMs: 5_000,
+  /**
+   * Before an agent's command is typed (node): how long another process group may hold the shell's terminal while the
+   * shell waits at its prompt before the shell (and that group) is replaced; nothing is typed into a held terminal.
+   */
+  terminalHeldMs: 500,
+  /** The most of a shell's state (node: `export -p`, or `declare -p`/`-f`, `alias -p`) a respawn restores. */
+  stateMaxBytes: 8 * 1024 * 1024,
+  /** The most names removed from the prompt hook's folder at one prompt the host takes (the hook makes two a prompt). */
+  stateSweepMax: 64,
   /** After a fresh shell's first prompt, how long to wait for its line editor to switch bracketed paste on. */
   pasteProbeMs: 150,
   /** A line editor that had bracketed paste and dropped it (after a person's line) gets this long to take it up again. */

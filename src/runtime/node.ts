@@ -10,11 +10,12 @@
 //   exit=N.S.T:CODE  cwd=N.S.T:PATH  prompt     from PROMPT_COMMAND, before every prompt
 
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, fstatSync, opendirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import * as fsp from "node:fs/promises";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import { SHELL } from "../limits.ts";
 import { Listeners } from "../lib/listeners.ts";
+import { isShellName, readsCommands, shellName } from "../lib/shells.ts";
 import { bashPrintMarkers, formatMarker } from "./markers.ts";
 import { nodeFs } from "./node-fs.ts";
 import { cleanEnv, makePrivateDir, openOsSandbox, relayResize, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node-sandbox.ts";
@@ -23,6 +24,7 @@ import type {
   JobSpawnOptions,
   Runtime,
   RuntimeEvent,
+  ShellProbe,
   ShellSpawnOptions,
   TerminalProcess,
   Unsubscribe,
@@ -77,18 +79,21 @@ function singleQuote(s: string): string {
 }
 
 /**
- * The setup file the agent's bash reads instead of ~/.bashrc. It is removed once the shell has read it (see
- * PtyProcess), so the nonce is in no file; in the shell it lives only inside the prompt hook's body, not in PS0 or any
- * variable. Each command's markers carry its sequence number and a fresh token (`exit=NONCE.SEQ.TOKEN:CODE`,
- * `start=SEQ`), and an end is verified out of band before the session trusts it (PtyProcess.checkEnd), because code
- * running inside the shell itself could always read the hook's text.
+ * The setup file the agent's bash reads instead of ~/.bashrc (written where the shell cannot write: the command folder,
+ * and removed once the shell has read it). Each command's markers carry its sequence number and the end's token
+ * (`exit=NONCE.SEQ.TOKEN:CODE`, `start=SEQ`), and an end is verified out of band before the session trusts it
+ * (PtyProcess.probe). The nonce is no secret: the prompt hook's text holds it, and `declare -f` writes that to the
+ * state file a command can read. What a forger cannot have in time is the token (see the hook below).
  */
-function rcFile(nonce: string, envFile: string, restoreFrom: string | undefined): string {
+function rcFile(nonce: string, envFile: string, restorePath: string | undefined): string {
   const env = singleQuote(envFile);
-  const state = singleQuote(`${envFile}.state`);
+  const state = singleQuote(stateFile(envFile));
   const tag = `'${nonce}.'"$__ss_seq.$__ss_tok"`;
   return [
     "# Sandshell: setup of the agent's shell (node runtime). Markers: OSC 654, see src/runtime/markers.ts.",
+    // No key bindings from a file a command can write (HOME is the workspace): a macro bound to Enter in ~/.inputrc
+    // would add text to every command after the guard checked it. Set before the first `bind` reads the file.
+    "export INPUTRC=/dev/null",
     "set +H",
     "unset HISTFILE",
     // Bracketed paste lets a multi-line command with tabs arrive as typed text without completion or PS2 echo,
@@ -99,29 +104,44 @@ function rcFile(nonce: string, envFile: string, restoreFrom: string | undefined)
     "bind 'set input-meta on' 2>/dev/null",
     "bind 'set output-meta on' 2>/dev/null",
     "bind 'set convert-meta off' 2>/dev/null",
-    // A respawn after a kill: the previous shell's variables, functions and aliases (its own hook's are set below).
-    ...(restoreFrom !== undefined ? [`{ builtin . ${singleQuote(`${restoreFrom}.state`)}; } >/dev/null 2>&1`] : []),
+    // A respawn: the previous shell's variables, functions and aliases as the host took them at a verified prompt,
+    // from a file in the command folder (no command can write it). Its own hook's are set again below.
+    ...(restorePath !== undefined ? [`{ builtin . ${singleQuote(restorePath)}; } >/dev/null 2>&1`] : []),
     "PS1='\\w\\$ '",
     "PS2='> '",
     "__ss_seq=0",
     `PS0=${singleQuote(formatMarker({ kind: "start", tag: "${__ss_seq}" }))}`,
     "__sandshell_prompt() {",
-    // A fresh token for this end, in no variable a command can read afterwards, and in a file written before the end
-    // is printed: an end marker counts only when it carries the token the file holds (see PtyProcess.checkEnd).
-    "  local __ss_ec=$? __ss_n=0 __ss_k __ss_tok=${SRANDOM}${RANDOM}${RANDOM}",
+    "  local __ss_ec=$? __ss_n=0 __ss_k",
     // Typeahead the command did not read is discarded before the prompt, so it can never run as a command: read -N
     // puts the terminal in non-canonical mode and takes whatever is queued, without waiting.
     // A read that times out keeps what it got: go on until one gets nothing.
     "  while IFS= builtin read -r -s -N 4096 -t 0.0001 __ss_k; [ -n \"$__ss_k\" ]; do __ss_n=$((__ss_n + ${#__ss_k})); done",
-    `  builtin export -p >| ${env} 2>/dev/null || :`,
-    `  builtin printf '%s' "$__ss_tok" >| ${singleQuote(endFile(envFile))} 2>/dev/null || :`,
-    `  { builtin declare -p; builtin declare -f; builtin alias -p; } >| ${state} 2>/dev/null || :`,
+    // The state goes to files the hook creates now, under a fresh random name (noclobber: O_EXCL), kept open on fixed
+    // descriptors; the host reads them through /proc/PID/fd and removes their names. A file a command made or linked
+    // beforehand (and holds open to write later) is never the one written or read.
+    // (`command exec`: `builtin exec`'s redirections would be its own, undone at once.)
+    `  command exec ${STATE_FDS.env}>&- ${STATE_FDS.state}>&-`,
+    "  local __ss_c=$- __ss_r",
+    `  builtin printf -v __ss_r '%08x%08x' "\${SRANDOM:-${RANDOM32}}" "\${SRANDOM:-${RANDOM32}}"`,
+    "  builtin set -C",
+    `  command exec ${STATE_FDS.env}>${env}."$__ss_r" || :`,
+    `  command exec ${STATE_FDS.state}>${state}."$__ss_r" || :`,
+    '  [[ $__ss_c == *C* ]] || builtin set +C',
+    `  builtin export -p >&${STATE_FDS.env} 2>/dev/null || :`,
+    `  { builtin declare -p; builtin declare -f; builtin alias -p; } >&${STATE_FDS.state} 2>/dev/null || :`,
+    // The end's token: drawn after the state is written (a local shows in `declare -p`), printed in the end, and only
+    // then published as the shell's own name (/proc/self/comm: no other process can set it). A process that copies
+    // it can print its end only after the real one; the session takes the first end that carries it (single use).
+    "  local __ss_tok",
+    `  builtin printf -v __ss_tok '${TOKEN_PREFIX}%08x%02x' "\${SRANDOM:-${RANDOM32}}" "$((\${SRANDOM:-$RANDOM} & 255))"`,
     `  ((__ss_n > 0)) && ${bashPrintMarkers([{ kind: "discarded", tag, count: '"$__ss_n"' }])}`,
     `  ${bashPrintMarkers([
       { kind: "exit", tag, code: '"$__ss_ec"' },
       { kind: "cwd", tag, path: '"$PWD"' },
       { kind: "prompt" },
     ])}`,
+    "  builtin printf '%s' \"$__ss_tok\" >| /proc/self/comm 2>/dev/null || :",
     "  __ss_seq=$((__ss_seq + 1))",
     "}",
     // The group's redirection also silences `set -x` traces of the hook, which would otherwise end up in the output.
@@ -131,9 +151,63 @@ function rcFile(nonce: string, envFile: string, restoreFrom: string | undefined)
   ].join("\n");
 }
 
-/** Where the prompt hook writes the token of the end it prints (beside the shell's `export -p` file). */
-function endFile(envFile: string): string {
-  return `${envFile}.end`;
+/**
+ * The shell's name while it waits at a prompt: this prefix and ten hex digits of the end's token (40 bits; 15
+ * characters, the most a process name holds). `ps` still shows a bash.
+ */
+const TOKEN_PREFIX = "bash-";
+const TOKEN_NAME = /^bash-[0-9a-f]{10}$/;
+
+/**
+ * The descriptors on which the agent's shell keeps the files its prompt hook last created (`export -p`; the state):
+ * high numbers no script picks by chance, below the 255 bash keeps for its terminal.
+ */
+const STATE_FDS = { env: 250, state: 251 } as const;
+
+/** 32 random bits in a bash without SRANDOM (before 5.1), from three RANDOMs. */
+const RANDOM32 = "$(((RANDOM << 17 ^ RANDOM << 2 ^ RANDOM) & 0xffffffff))";
+
+/** The names the prompt hook gives the files it creates: the base name, a dot and 16 hex digits. */
+function isFreshName(name: string, base: string): boolean {
+  return name.startsWith(`${base}.`) && /^[0-9a-f]{16}$/.test(name.slice(base.length + 1));
+}
+
+/** Where the prompt hook writes `declare -p`, `declare -f` and `alias -p` (beside the shell's `export -p` file). */
+function stateFile(envFile: string): string {
+  return `${envFile}.state`;
+}
+
+
+/**
+ * A file the shell writes, read by the host without following a symlink a command may have put there, only when it is
+ * a regular file with no other name (a hard link made to write it through) of at most `max` bytes (null otherwise: a
+ * FIFO or /dev/zero must not hang the host). `/proc/PID/fd/N` is followed: it is the file that process holds open.
+ */
+function readOwnFile(path: string, max: number): string | null {
+  let fd: number;
+  const follow = path.startsWith("/proc/") ? 0 : fsConstants.O_NOFOLLOW;
+  try {
+    fd = openSync(path, fsConstants.O_RDONLY | follow | fsConstants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink !== 1 || st.size > max) return null;
+    const buf = Buffer.alloc(st.size + 1);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    if (got > st.size) return null; // grew meanwhile
+    return buf.toString("utf8", 0, got);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Fields of /proc/PID/stat after the command name: state ppid pgrp session tty_nr tpgid … (Linux). */
@@ -169,6 +243,57 @@ function waitsAtPrompt(pid: number): boolean {
   return waits.includes(f[0]!) && f[1] === "0x1" && f[5] === "0x0";
 }
 
+/** A process's name (Linux: /proc/PID/comm), or null. */
+function commOf(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return null;
+  }
+}
+
+/** A process's arguments (Linux: /proc/PID/cmdline), or []. */
+function cmdlineOf(pid: number): string[] {
+  try {
+    const raw = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    return raw.split("\0").filter((a, i, all) => i < all.length - 1 || a !== "");
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a process's standard input is a terminal (Linux: /proc/PID/fd/0). */
+function stdinIsTerminal(pid: number): boolean {
+  try {
+    return /^\/dev\/(?:pts\/\d+|tty\w*|console)$/.test(readlinkSync(`/proc/${pid}/fd/0`));
+  } catch {
+    return false;
+  }
+}
+
+/** The children of every thread of a process (a program may start children from any thread). Linux: /proc. */
+function threadChildren(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const tid of tasks) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim();
+      if (text !== "") for (const c of text.split(" ")) out.push(Number(c));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** How many processes under the foreground program readerShell() looks at, at most. */
+const MAX_READER_WALK = 256;
+
 /** The process's children (Linux: /proc). */
 function childrenOf(pid: number): number[] {
   try {
@@ -197,7 +322,8 @@ function interactiveShell(pid: number): number | null {
       continue;
     }
     // fields: state ppid pgrp session tty_nr tpgid
-    if (/^(?:ba)?sh$/.test(comm) && Number(stat[2]) === p && Number(stat[4]) !== 0) return p;
+    // bash, or the name its prompt hook gives it (the last end's token)
+    if ((/^(?:ba)?sh$/.test(comm) || TOKEN_NAME.test(comm)) && Number(stat[2]) === p && Number(stat[4]) !== 0) return p;
     queue.push(...childrenOf(p));
   }
   return null;
@@ -264,17 +390,17 @@ class PtyProcess implements TerminalProcess {
    */
   /** The shell's process group, learnt when it announced itself (`interactive`): it owns the terminal at a prompt. */
   private shellPgrp: number | null = null;
-  private shellSetup: { rcPath: string; seen: boolean } | null;
-  /** The file where the shell's prompt hook writes the token of its last end. */
-  endPath: string | null = null;
+  private shellSetup: { files: string[]; seen: boolean } | null;
+  /** The file where the shell's prompt hook writes `export -p` (its state file beside it). */
+  envPath: string | null = null;
 
   constructor(
     private readonly pty: IPty,
     onEnd: () => void,
     private readonly endMarker: string | null = null,
-    rcPath: string | null = null,
+    setupFiles: string[] = [],
   ) {
-    this.shellSetup = rcPath !== null ? { rcPath, seen: false } : null;
+    this.shellSetup = setupFiles.length > 0 ? { files: setupFiles, seen: false } : null;
     pty.onData((data: string | Buffer) => {
       const text = typeof data === "string" ? data : this.decoder.decode(data, { stream: true });
       this.deliver(text);
@@ -300,37 +426,110 @@ class PtyProcess implements TerminalProcess {
     const setup = this.shellSetup;
     if (setup === null || setup.seen || !text.includes(INTERACTIVE)) return;
     setup.seen = true;
-    void fsp.rm(setup.rcPath, { force: true }).catch(() => undefined);
+    for (const file of setup.files) void fsp.rm(file, { force: true }).catch(() => undefined);
     // An interactive bash leads its own process group, so the group's id is the shell's pid.
     this.shellPgrp = interactiveShell(this.pty.pid);
   }
 
-  checkEnd(token: string | undefined): "ended" | "stale" | "running" | null {
-    const state = this.shellState();
-    if (state === null) return null;
-    if (this.endPath !== null) {
-      if (token === undefined) return "stale"; // this shell's ends carry tokens: this one was printed by a command
-      let last: string | null = null;
-      try {
-        last = readFileSync(this.endPath, "utf8");
-      } catch {
-        // removed by a command: the shell's state is all there is to go by, until the next prompt writes it again
-      }
-      if (last !== null && last !== token) return "stale";
-    }
-    return state === "prompt" ? "ended" : "running";
-  }
-
-  /** prompt: the shell waits at its prompt; foreground: a program of it owns the terminal; busy: anything else. */
-  private shellState(): "prompt" | "foreground" | "busy" | null {
+  /**
+   * What the shell does now, from /proc (null where that cannot be read): `prompt` when it owns the terminal and waits
+   * in its line editor's read; `held` when it waits there but another process group has taken the terminal (a
+   * background job that called tcsetpgrp: what is typed now goes to that group, or makes the shell read end-of-file);
+   * `foreground` when a program of the shell's owns the terminal; `busy` otherwise (a builtin, its hook, `read`). The
+   * token is the shell's name, which its prompt hook sets to the last end's token after printing that end.
+   */
+  probe(): ShellProbe | null {
     const pgrp = this.shellPgrp;
     if (pgrp === null) return null;
     const own = procStat(pgrp);
     if (own === null) return null;
-    // fields: state ppid pgrp session tty_nr tpgid: a program of the shell's owns the terminal
-    if (Number(own[5]) !== pgrp) return "foreground";
-    if (own[0] !== "S") return "busy";
-    return waitsAtPrompt(pgrp) ? "prompt" : "busy";
+    let token: string | undefined;
+    try {
+      token = readFileSync(`/proc/${pgrp}/comm`, "utf8").trim();
+    } catch {
+      return null;
+    }
+    if (!TOKEN_NAME.test(token)) token = undefined;
+    // fields: state ppid pgrp session tty_nr tpgid
+    const tpgid = Number(own[5]);
+    const waiting = own[0] === "S" && waitsAtPrompt(pgrp);
+    if (tpgid !== pgrp) {
+      if (!waiting) return { state: "foreground", token };
+      return { state: "held", token, holder: { pgrp: tpgid, name: commOf(tpgid) ?? "?" } };
+    }
+    if (!waiting) return { state: "busy", token };
+    return { state: "prompt", token, settled: this.relayWaits(Number(own[1])) };
+  }
+
+  /**
+   * Inside the OS sandbox the shell's terminal is relayed by `script` (its parent): whether that relay waits too, so
+   * nothing typed is still on its way to the shell. True where there is no relay.
+   */
+  private relayWaits(parent: number): boolean {
+    if (!this.relaysTerminal) return true;
+    const stat = procStat(parent);
+    return stat !== null && stat[0] === "S";
+  }
+
+  /**
+   * The shell's state as its prompt hook last wrote it (`export -p`; `declare -p`, `declare -f`, `alias -p`), read now:
+   * the session takes it at a verified prompt, so a respawn never reads a file the shell could write since.
+   */
+  snapshotState(): { exported: string; state: string } | null {
+    if (this.envPath === null || this.shellPgrp === null) return null;
+    const pgrp = this.shellPgrp;
+    const dir = dirname(this.envPath);
+    // The files the shell itself holds open, created by its hook at this prompt: only under a name the hook gives, in
+    // its folder, still there (one the host took before has lost its name: "… (deleted)").
+    const take = (fd: number, path: string): string | null => {
+      const link = `/proc/${pgrp}/fd/${fd}`;
+      let target: string;
+      try {
+        target = readlinkSync(link);
+      } catch {
+        return null; // closed: the hook could not create it
+      }
+      if (dirname(target) !== dir || !isFreshName(basename(target), basename(path))) return null;
+      return readOwnFile(link, SHELL.stateMaxBytes);
+    };
+    const exported = take(STATE_FDS.env, this.envPath);
+    const state = take(STATE_FDS.state, stateFile(this.envPath));
+    // The folder holds only the hook's files: those of prompts not taken (the first, a person's quick commands) and
+    // anything a command put there go too, a bounded number at a time (a command may have made a million).
+    let names: string[] = [];
+    try {
+      const d = opendirSync(dir);
+      try {
+        for (let e = d.readSync(); e !== null && names.length < SHELL.stateSweepMax; e = d.readSync()) names.push(e.name);
+      } finally {
+        d.closeSync();
+      }
+    } catch {
+      // gone
+    }
+    for (const name of names) {
+      try {
+        unlinkSync(join(dir, name));
+      } catch {
+        // a folder, or gone
+      }
+    }
+    return exported === null || state === null ? null : { exported, state };
+  }
+
+  /** Stops the process group that holds the shell's terminal (not the shell's own), when it is in the shell's session. */
+  stopHolder(pgrp: number): boolean {
+    const shell = this.shellPgrp;
+    if (shell === null || pgrp === shell || pgrp <= 1) return false;
+    const own = procStat(shell);
+    const other = procStat(pgrp);
+    if (own === null || other === null || other[3] !== own[3]) return false; // only a group of the shell's session
+    try {
+      process.kill(-pgrp, "SIGKILL");
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   shellCwd(claimed: string | undefined): string | undefined {
@@ -363,6 +562,33 @@ class PtyProcess implements TerminalProcess {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * An interactive shell among the foreground program's processes and everything they started (a bash under
+   * python's pty.spawn or `script -qc bash` runs on a terminal of its own, so the foreground program's name alone
+   * does not show it): its name, or undefined. A shell counts when it reads commands (no `-c`, no script operand, or
+   * `-i`/`-s`) and its standard input is a terminal. Text typed now may reach it as a command line. "" when there is
+   * none, null where this cannot be told.
+   */
+  readerShell(): string | null {
+    const shell = this.shellPgrp;
+    if (shell === null) return null;
+    const own = procStat(shell);
+    if (own === null) return null;
+    const group = Number(own[5]);
+    if (group === shell) return ""; // the session's own shell reads (its prompt, or its builtin read)
+    // The foreground group's processes are the shell's children in that group (a pipeline's every part) and below.
+    const queue = threadChildren(shell).filter((pid) => procStat(pid)?.[2] === String(group));
+    let seen = 0;
+    while (queue.length > 0 && seen < MAX_READER_WALK) {
+      const p = queue.shift()!;
+      seen++;
+      const name = commOf(p);
+      if (name !== null && isShellName(name) && readsCommands(cmdlineOf(p)) && stdinIsTerminal(p)) return shellName(name);
+      queue.push(...threadChildren(p));
+    }
+    return "";
   }
 
   private deliver(text: string): void {
@@ -492,8 +718,8 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     return s?.isDirectory() ? cwd : workspace;
   }
 
-  function track(p: IPty, endMarker: string | null = null, rcPath: string | null = null): PtyProcess {
-    const proc: PtyProcess = new PtyProcess(p, () => live.delete(proc), endMarker, rcPath);
+  function track(p: IPty, endMarker: string | null = null, setupFiles: string[] = []): PtyProcess {
+    const proc: PtyProcess = new PtyProcess(p, () => live.delete(proc), endMarker, setupFiles);
     live.add(proc);
     return proc;
   }
@@ -518,14 +744,18 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     async spawnShell(opts: ShellSpawnOptions): Promise<TerminalProcess> {
       checkOpen();
       const k = ++spawned;
-      const envFile = join(privateDir, `env-${k}`);
-      const rc = join(privateDir, `rc-${k}.sh`);
-      const restoreFrom = opts.restoreFrom !== undefined && opts.restoreFrom.startsWith(`${privateDir}/`) ? opts.restoreFrom : undefined;
-      // Through nodeFs (a new file renamed over the name): the sandboxed shell can write this folder, and a symlink it
-      // planted at the next rc file's name must not make the host write through it.
-      await nodeFs.writeFile(rc, rcFile(nonce, envFile, restoreFrom), { mode: 0o600 });
+      // The prompt hook's files, in a folder of their own (the host empties it at every prompt it takes).
+      const stateDir = join(privateDir, `shell-${k}`);
+      await fsp.mkdir(stateDir, { mode: 0o700 });
+      const envFile = join(stateDir, "env");
+      // The setup file and the state it restores go where the shell cannot write (the command folder): nothing running
+      // in the sandbox (a job of another caller, say) can change them before the new shell reads them.
+      const rc = join(commandDir, `rc-${k}.sh`);
+      const restore = opts.restoreState !== undefined ? join(commandDir, `state-${k}.sh`) : undefined;
+      if (restore !== undefined) await fsp.writeFile(restore, opts.restoreState ?? "", { mode: 0o600, flag: "wx" });
+      await fsp.writeFile(rc, rcFile(nonce, envFile, restore), { mode: 0o600, flag: "wx" });
       const cwd = await startDir(opts.cwd);
-      const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace, TMPDIR: privateDir };
+      const env = { ...baseEnv, ...(opts.env ?? {}), HOME: opts.env?.HOME ?? workspace, TMPDIR: privateDir, INPUTRC: "/dev/null" };
       const run = await os.plan(bash, ["--noprofile", "--rcfile", rc, "-i"], env, true);
       const p = pty.spawn(run.file, run.args, {
         name: "xterm-256color",
@@ -535,8 +765,8 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
         env: run.env,
         encoding: null,
       });
-      const proc = track(p, null, rc);
-      proc.endPath = endFile(envFile);
+      const proc = track(p, null, restore !== undefined ? [rc, restore] : [rc]);
+      proc.envPath = envFile;
       proc.relaysTerminal = os.isolation.state === "sandboxed";
       return proc;
     },

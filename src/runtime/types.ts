@@ -19,14 +19,18 @@ export interface TerminalProcess {
   /** Resolves with the exit code when the process has ended (for any reason). */
   readonly exited: Promise<number>;
   /**
-   * Out-of-band check of an end marker of the agent's shell, where the operating system can tell (Linux: /proc), with
-   * the token the marker carries (node: a fresh random token per end, which the prompt hook writes to a file before it
-   * prints the end). `ended`: the shell waits at its prompt (it owns the terminal and blocks in its line editor's read)
-   * and this is its last end; `stale`: the shell has printed a newer end since, or this one was printed by a command;
-   * `running`: a program of the shell's runs in the foreground, or the shell itself runs or waits in something else
-   * (its builtin `read`, say): look again later. Null where this cannot be told.
+   * What the agent's shell does now, where the operating system can tell (Linux: /proc), for verifying a command's end
+   * and typing only into the shell's own prompt; null where this cannot be told. See ShellProbe.
    */
-  checkEnd?(token: string | undefined): "ended" | "stale" | "running" | null;
+  probe?(): ShellProbe | null;
+  /**
+   * The shell's state as its prompt hook last wrote it (node: `export -p`, and `declare -p`, `declare -f`, `alias -p`),
+   * read now. The session takes it at a verified prompt and hands it to the next shell (ShellSpawnOptions.restoreState),
+   * so a respawn never sources a file the shell could have written since.
+   */
+  snapshotState?(): { exported: string; state: string } | null;
+  /** Kills the process group that took the shell's terminal (ShellProbe.holder), if it is one of the shell's. */
+  stopHolder?(pgrp: number): boolean;
   /**
    * The shell's working directory as the kernel knows it, or undefined where it cannot be read; `claimed` (the path a
    * marker reported) when that is the same directory, so a logical path through a symlink is kept.
@@ -37,8 +41,34 @@ export interface TerminalProcess {
    * knows it; undefined while the shell itself reads (at its prompt, or in its builtin `read`).
    */
   foreground?(): string | undefined;
+  /**
+   * An interactive shell that may read what is typed now, where the runtime can look for one beyond the foreground
+   * program's name (node: among the foreground group's processes and their descendants, e.g. a bash under python's
+   * pty.spawn or `script -qc bash`): its name; "" when there is none; null where this cannot be told.
+   */
+  readerShell?(): string | null;
   /** Drops typed-ahead input the foreground program has not read (the terminal's input queue), where possible. */
   discardTypeahead?(): void;
+}
+
+/** What the agent's shell does, seen from outside (TerminalProcess.probe). */
+export interface ShellProbe {
+  /**
+   * `prompt`: the shell owns the terminal and waits in its line editor's read (as at its prompt); `held`: it waits
+   * there, but another process group has taken the terminal (what is typed now goes to that group, not the shell);
+   * `foreground`: a program of the shell's owns the terminal; `busy`: anything else (a builtin, its prompt hook,
+   * `read`).
+   */
+  state: "prompt" | "held" | "foreground" | "busy";
+  /**
+   * The token of the shell's last end, which its prompt hook publishes only after printing that end (node: the
+   * shell's own process name, which no other process can set); undefined before the first.
+   */
+  token: string | undefined;
+  /** `held`: the process group holding the terminal, and its leader's name. */
+  holder?: { pgrp: number; name: string };
+  /** `prompt`: nothing typed is on its way to the shell (a relay between the terminal and the shell waits too). */
+  settled?: boolean;
 }
 
 export interface ShellSpawnOptions {
@@ -49,10 +79,10 @@ export interface ShellSpawnOptions {
   /** Extra environment (used to restore exported variables after a respawn). */
   env?: Record<string, string>;
   /**
-   * The `envfile` path an earlier shell of this runtime announced: where the runtime can, its variables, functions
-   * and aliases are restored too (node: `declare -p`, `declare -f`, `alias -p`, written before every prompt).
+   * The state text a previous shell's snapshotState gave (node: `declare -p`, `declare -f`, `alias -p`), sourced by
+   * the new shell from a place no command can write: its variables, functions and aliases are restored too.
    */
-  restoreFrom?: string;
+  restoreState?: string;
 }
 
 export interface JobSpawnOptions {

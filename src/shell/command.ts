@@ -38,6 +38,9 @@ export interface CommandEnd {
   exitCode: number | null;
   notice?: string;
   waiting?: ShellResult["waiting"];
+  /** The command never ran (its input went elsewhere): the result is a refusal with this error. */
+  error?: string;
+  refused?: ShellResult["refused"];
 }
 
 const MAX_PRE_CHARS = 1 << 20;
@@ -45,7 +48,7 @@ const MAX_PRE_CHARS = 1 << 20;
 /** An end marker with the command's own number, not yet verified (see stream.ts): its facts, and what came after it. */
 export interface EndCandidate {
   seq: number | null;
-  /** The end's token, where the runtime gives each end one (node), to be checked out of band. */
+  /** The end's token, where the runtime gives each end one (node): the shell publishes it only after the real end. */
   token: string | undefined;
   code: number;
   /** Typed-ahead characters the shell reported dropped before this end. */
@@ -54,9 +57,12 @@ export interface EndCandidate {
   claimedCwd: string | undefined;
   /** Its prompt marker came: the shell should be waiting at its prompt now. */
   prompted: boolean;
-  /** Text after the marker: the prompt's when the end is real (dropped then), the command's when it was not. */
+  /** Text after the marker (up to the next one): the prompt's when the end is real (dropped then), the command's when not. */
   held: string;
 }
+
+/** Unverified ends kept at once; past this the oldest is taken for what it must be (printed by the command). */
+const MAX_CANDIDATES = 1_024;
 
 export interface CommandDeps {
   newSegment(): Segment;
@@ -79,6 +85,12 @@ export class RunningCommand {
   afterSeq = -1;
   /** The number its start marker gave it, where the runtime sends one. */
   startSeq: number | null = null;
+  /** Its start marker came: the shell read the command line and runs it. */
+  started = false;
+  /** The shell's token (ShellProbe.token) when the command was typed: its own end carries a newer one. */
+  tokenBefore: string | undefined = undefined;
+  /** The shell has printed anything since the command was typed. */
+  heardSinceTyped = false;
   /** We sent C-c (interrupt, input C-c, hard timeout). */
   interrupted = false;
   timedOut: number | null = null;
@@ -89,8 +101,11 @@ export class RunningCommand {
   graceTimer: ReturnType<typeof setTimeout> | null = null;
   /** interrupt() calls waiting for the end. */
   endListeners: Array<(result: ShellResult) => void> = [];
-  /** An end marker seen, not yet verified: text is held back until the shell is seen at its prompt. */
-  candidate: EndCandidate | null = null;
+  /**
+   * End markers with the command's number, not yet verified, in the order they came: text after the first is held back
+   * until the shell is seen at its prompt with the token of one of them (stream.ts).
+   */
+  candidates: EndCandidate[] = [];
   /** Characters of final clean output so far, and of output streamed to onOutput (final, then provisional lines). */
   finalChars = 0;
   streamedChars = 0;
@@ -106,11 +121,15 @@ export class RunningCommand {
 
   /** Output of the command (or of its echo, before that is known to be over). */
   push(text: string): void {
-    const c = this.candidate;
-    if (c !== null) {
+    const c = this.candidates.at(-1);
+    if (c !== undefined) {
       c.held = c.held.length + text.length > MAX_PRE_CHARS ? (c.held + text).slice(-MAX_PRE_CHARS) : c.held + text;
       return;
     }
+    this.take(text);
+  }
+
+  private take(text: string): void {
     this.lastOutputAt = now();
     if (this.phase === "echo") {
       this.pre = this.pre.length + text.length > MAX_PRE_CHARS ? (this.pre + text).slice(-MAX_PRE_CHARS) : this.pre + text;
@@ -119,12 +138,29 @@ export class RunningCommand {
     }
   }
 
-  /** A candidate end that does not end the command after all: what came after it is the command's. */
-  releaseCandidate(): void {
-    const c = this.candidate;
-    if (c === null) return;
-    this.candidate = null;
-    if (c.held !== "") this.push(c.held);
+  /** A new unverified end; past MAX_CANDIDATES the oldest is released (it cannot be the real one's first copy). */
+  addCandidate(c: EndCandidate): void {
+    if (this.candidates.length >= MAX_CANDIDATES) this.releaseCandidates(1);
+    this.candidates.push(c);
+  }
+
+  /**
+   * The first `count` candidates (all by default) do not end the command after all: what came after them is the
+   * command's, in order.
+   */
+  releaseCandidates(count = this.candidates.length): void {
+    const gone = this.candidates.splice(0, count);
+    if (gone.length === 0) return;
+    // Text after the last released one comes before the first kept candidate: it is output too.
+    for (const c of gone) if (c.held !== "") this.take(c.held);
+  }
+
+  /** The candidate at `index` is the end: those before it were printed by the command; what follows it is the prompt's. */
+  takeCandidate(index: number): EndCandidate {
+    this.releaseCandidates(index);
+    const c = this.candidates[0]!;
+    this.candidates = [];
+    return c;
   }
 
   beginOutput(): void {
@@ -240,6 +276,10 @@ export class RunningCommand {
     if (path !== undefined) result.fullOutputPath = path;
     if (notices.length > 0) result.notice = notices.join(" ");
     if (end.waiting) result.waiting = end.waiting;
+    if (end.error !== undefined) {
+      result.error = end.error;
+      if (end.refused !== undefined) result.refused = end.refused;
+    }
     return result;
   }
 }

@@ -79,6 +79,8 @@ export class Lifecycle {
   private onQuietTimer(a: RunningCommand, w: Waiter): void {
     w.quietTimer = null;
     if (a.waiter !== w) return;
+    // After a C-c of ours (timeout, interrupt) the grace decides: the prompt comes back, or the shell is replaced.
+    if (a.graceTimer !== null) return;
     const quiet = now() - a.lastOutputAt;
     if (quiet >= w.softMs - 1) {
       this.yieldRunning(a, w, "quiet");
@@ -123,7 +125,7 @@ export class Lifecycle {
   }
 
   private async forceRespawn(a: RunningCommand): Promise<void> {
-    a.releaseCandidate();
+    a.releaseCandidates();
     a.endOutput();
     this.core.active = null;
     let outcome: Parameters<typeof words.killedAndRespawned>[2];
@@ -142,9 +144,57 @@ export class Lifecycle {
     this.core.emitState();
   }
 
+  /**
+   * Where the runtime tells the shell's state (node), a command the shell never started: no start marker and no end
+   * came for it. (Elsewhere nothing marks a start for sure.)
+   */
+  private neverStarted(a: RunningCommand, ended = false): boolean {
+    return a.tokenBefore !== undefined && !a.started && (ended || a.candidates.length === 0) && a.startSeq === null;
+  }
+
+  /**
+   * The typed command never reached the shell (stream.ts): not run, never "completed". Whatever took it is a process
+   * that can read the shell's terminal: the shell is replaced (with its whole session, and a fresh terminal, so a
+   * reader outside the session that kept the old one open reads nothing more); what was typed dies with the old one.
+   */
+  async lost(a: RunningCommand, how: { kind: "held"; holder: { pgrp: number; name: string } } | { kind: "read" }): Promise<void> {
+    if (this.core.active !== a) return;
+    this.core.active = null;
+    a.releaseCandidates();
+    a.endOutput();
+    let outcome: Parameters<typeof words.terminalTaken>[1];
+    try {
+      const { restored } = await this.shell.respawn();
+      outcome = { restored, cwd: this.core.cwd, kind: this.core.runtime.kind };
+    } catch (err) {
+      outcome = { error: (err as Error).message };
+    }
+    const why =
+      how.kind === "held"
+        ? `another process (${how.holder.name}) had taken the shell's terminal, so what was typed went to it`
+        : "another process read what was typed: the shell waited at its prompt and never got it";
+    const notice = words.terminalTaken(how.kind === "held" ? how.holder.name : null, outcome);
+    this.endActive(a, { status: "completed", exitCode: null, error: words.lost(why), refused: "lost", notice });
+    this.flushPersonQueue();
+    this.core.emitState();
+  }
+
   /** Exit marker and prompt seen: the command is over. */
   complete(a: RunningCommand, facts: { discarded: number }): void {
     this.core.active = null;
+    if (a.interrupted && this.neverStarted(a, true)) {
+      // Our C-c cleared a line the shell had not run (bash marks every line it runs with a start; one that fails to
+      // parse ends at once, uninterrupted): part of what was typed went elsewhere, or the line was left unfinished.
+      this.endActive(a, {
+        status: a.timedOut !== null ? "timeout" : "interrupted",
+        exitCode: null,
+        error: words.lost("the shell never started it: it was still an unfinished line when C-c cleared it (part of what was typed may have been read by another process)"),
+        refused: "lost",
+      });
+      this.flushPersonQueue();
+      this.core.emitState();
+      return;
+    }
     const code = a.exitCode;
     const notices: string[] = [];
     if (a.timedOut !== null) notices.push(words.timedOut(a.timedOut, code));
@@ -164,7 +214,20 @@ export class Lifecycle {
     const a = this.core.active;
     if (a === null || a.phase === "preparing") return; // (a command still being prepared is refused by run() itself)
     this.core.active = null;
-    a.releaseCandidate();
+    if (this.neverStarted(a)) {
+      // The shell read end-of-file instead of the command (another process group had taken its terminal): not run.
+      a.releaseCandidates();
+      a.endOutput();
+      this.endActive(a, {
+        status: "completed",
+        exitCode: null,
+        error: words.lost(`the shell exited (exit code ${code}) before it read it`),
+        refused: "lost",
+        notice: words.shellExited(code, this.core.cwd),
+      });
+      return;
+    }
+    a.releaseCandidates();
     a.endOutput();
     this.endActive(a, {
       status: a.timedOut !== null ? "timeout" : a.interrupted ? "interrupted" : "completed",

@@ -68,6 +68,27 @@ export function killedAndRespawned(
   return `${what} did not stop within ${secs(graceMs)} of C-c: ${restart}.`;
 }
 
+/** A typed command that never reached the shell: why, and that it did not run. */
+export function lost(why: string): string {
+  return `The command was typed, but ${why}; it was NOT run. Run it again.`;
+}
+
+type Outcome = { restored: boolean; cwd: string; kind: RuntimeKind } | { error: string };
+
+/**
+ * A process had taken the shell's terminal (a group that took it with tcsetpgrp, named; or one that read what was typed
+ * to the shell): the shell and its session were replaced, with a fresh terminal.
+ */
+export function terminalTaken(holder: string | null, outcome: Outcome): string {
+  const how =
+    "error" in outcome
+      ? `the shell was killed, and a fresh one could not be started (${outcome.error}); the next command tries again`
+      : `the shell was replaced (with everything it had started, and its terminal) by a fresh shell in ${outcome.cwd}` +
+        `${outcome.restored ? ` with ${restoredWhat(outcome.kind)} restored` : ""}`;
+  const who = holder !== null ? `A process started in the shell (${holder}) had taken the terminal` : "A process read the shell's terminal input";
+  return `${who}: ${how}.`;
+}
+
 export function timedOut(sec: number, code: number | null): string {
   return `The command timed out after ${sec}s and was stopped with C-c${code !== null ? ` (exit code ${code})` : ""}.`;
 }

@@ -3,7 +3,7 @@
 // is noted here for the parts that wait on it, with the waiting itself (conditions re-checked after every chunk).
 
 import { SHELL } from "../limits.ts";
-import type { TerminalProcess, Unsubscribe } from "../runtime/types.ts";
+import type { ShellProbe, TerminalProcess, Unsubscribe } from "../runtime/types.ts";
 import type { SessionCore } from "./core.ts";
 import { NOT_RESTORED, parseExportP } from "./env.ts";
 import { now } from "./util.ts";
@@ -42,6 +42,12 @@ export class ShellProcess {
   pasteCapable = false;
   /** Where the shell writes its state before each prompt (its `envfile` marker), for a respawn. */
   envFile: string | null = null;
+  /**
+   * The shell's state as the runtime gave it at the last verified prompt (runtimes with snapshotState: node), and the
+   * token of that prompt: what a respawn restores, never a file the shell could have written since.
+   */
+  private saved: { exported: string; state: string } | null = null;
+  savedToken: string | undefined = undefined;
   /** When the shell last printed anything. */
   lastDataAt = 0;
   private everStarted = false;
@@ -102,11 +108,24 @@ export class ShellProcess {
   /** Forgets the shell's history: the next shell starts in the workspace with nothing carried over. */
   forget(): void {
     this.envFile = null;
+    this.saved = null;
+    this.savedToken = undefined;
     this.everStarted = false;
   }
 
+  /** The shell waits at a verified prompt whose end carried `token`: take its state now (see `saved`). */
+  saveState(token: string): void {
+    const proc = this.proc;
+    if (proc?.snapshotState === undefined || token === this.savedToken) return;
+    const snap = proc.snapshotState();
+    if (snap === null) return;
+    this.saved = snap;
+    this.savedToken = token;
+  }
+
   private async spawn(cwd: string | undefined, env: Record<string, string> | undefined): Promise<void> {
-    const restoreFrom = env !== undefined ? (this.envFile ?? undefined) : undefined;
+    // Functions, aliases and plain variables: only from a state taken at a verified prompt (the runtime's own copy).
+    const restoreState = env !== undefined ? this.saved?.state : undefined;
     this.phase = "starting";
     this.core.emitState();
     this.events.starting();
@@ -114,12 +133,13 @@ export class ShellProcess {
     this.atPrompt = false;
     this.envFile = null;
     const { cols, rows, startupTimeoutMs } = this.core.config;
-    const proc = await this.core.runtime.spawnShell({ cols, rows, cwd, env, ...(restoreFrom ? { restoreFrom } : {}) });
+    const proc = await this.core.runtime.spawnShell({ cols, rows, cwd, env, ...(restoreState !== undefined ? { restoreState } : {}) });
     if (this.core.closed) {
       proc.kill();
       throw new Error("The shell session was closed");
     }
     this.proc = proc;
+    this.snapshots = proc.snapshotState !== undefined;
     this.core.stats.shellsStarted++;
     this.unsubs = [proc.onData((chunk) => this.onData(proc, chunk))];
     void proc.exited.then((code) => this.onExit(proc, code));
@@ -168,19 +188,52 @@ export class ShellProcess {
     this.core.emitState();
   }
 
-  /** The shell's exported variables as it last wrote them before a prompt (null when unknown). */
+  /**
+   * The shell's exported variables as it last wrote them before a prompt (null when unknown): where the runtime gives
+   * snapshots (node), as taken at the last verified prompt; else its `envfile` as it is now.
+   */
   async readExported(): Promise<Record<string, string> | null> {
-    if (this.envFile === null) return null;
+    if (this.saved !== null) return this.restorable(parseExportP(this.saved.exported));
+    if (this.envFile === null || this.snapshots) return null;
     try {
-      const vars = parseExportP(new TextDecoder().decode(await this.core.runtime.fs.readFile(this.envFile)));
-      for (const name of NOT_RESTORED) delete vars[name];
-      return vars;
+      return this.restorable(parseExportP(new TextDecoder().decode(await this.core.runtime.fs.readFile(this.envFile))));
     } catch {
       return null;
     }
   }
 
+  /** Whether this runtime's shells give snapshots of their state (then the envfile is never read). */
+  private snapshots = false;
+
+  private restorable(vars: Record<string, string>): Record<string, string> {
+    for (const name of NOT_RESTORED) delete vars[name];
+    return vars;
+  }
+
   // ---------------------------------------------------------------------------------------------- waiting
+
+  /**
+   * Right before a command is typed, where the runtime can tell (node): waits until the shell owns its terminal and
+   * waits in its line editor (`prompt`), at most SHELL.promptWaitMs (then it is typed anyway, as a person would), or
+   * SHELL.terminalHeldMs while another process group holds the terminal (`held`: the caller replaces the shell). The
+   * last look, or null where the runtime cannot tell.
+   */
+  async untilTypeable(): Promise<ShellProbe | null> {
+    const t0 = now();
+    let heldSince: number | null = null;
+    for (let look = 0; ; look++) {
+      const proc = this.proc;
+      const p = proc?.probe?.() ?? null;
+      if (p === null || p.state === "prompt" || !this.ready || this.proc !== proc) return p;
+      const t = now();
+      if (p.state === "held") heldSince ??= t;
+      else heldSince = null;
+      if (heldSince !== null && t - heldSince >= SHELL.terminalHeldMs) return p;
+      if (t - t0 >= SHELL.promptWaitMs) return p;
+      // The prompt is usually a moment away: the next turns of the event loop first, then a few milliseconds apart.
+      await new Promise((resolve) => (look < 3 ? setImmediate(resolve) : setTimeout(resolve, Math.min(20, 1 + look))));
+    }
+  }
 
   /** Resolves once the shell has printed nothing for `ms`, or after `maxMs` at the latest. */
   async quiet(ms: number, maxMs: number): Promise<void> {

@@ -7,10 +7,11 @@
 // timeouts, the quiet before a prompt-like last line, and the grace after a C-c.
 
 import { SHELL } from "../limits.ts";
-import type { Runtime, Unsubscribe } from "../runtime/types.ts";
+import type { Runtime, ShellProbe, Unsubscribe } from "../runtime/types.ts";
 import type { RunningCommand } from "./command.ts";
 import { resolveConfig, SessionCore } from "./core.ts";
 import { JobError, JobManager, type JobInfo, type JobOutput } from "./jobs.ts";
+import { isShellName, shellName } from "../lib/shells.ts";
 import { keyToBytes } from "./keys.ts";
 import { Lifecycle } from "./lifecycle.ts";
 import * as words from "./notices.ts";
@@ -67,6 +68,7 @@ class Session implements ShellSession {
     this.stream = new Stream(core, this.shell, {
       output: (a, text) => this.life.output(a, text),
       complete: (a, facts) => this.life.complete(a, facts),
+      lost: (a, how) => void this.life.lost(a, how),
     });
   }
 
@@ -84,6 +86,15 @@ class Session implements ShellSession {
 
   foreground(): string | undefined {
     return this.shell.proc?.foreground?.();
+  }
+
+  readerShell(): string | undefined {
+    const proc = this.shell.proc;
+    const seen = proc?.readerShell?.() ?? null;
+    if (seen !== null) return seen === "" ? undefined : seen;
+    // Where the runtime cannot look beyond the foreground program, its name is all there is to go by.
+    const program = proc?.foreground?.();
+    return program !== undefined && isShellName(program) ? shellName(program) : undefined;
   }
 
   async start(): Promise<void> {
@@ -130,8 +141,47 @@ class Session implements ShellSession {
       core.active = null;
       return life.refusal(t0, words.REFUSED.person, "person");
     }
-    // Wait for the prompt (not there after SHELL.promptWaitMs: type anyway, as a person would), then, with a line
-    // editor that uses bracketed paste, for the switch that says it reads in raw mode (typed before, the tty is cooked).
+    let probe = await this.awaitPrompt(a);
+    if (probe?.state === "held" && core.active === a && shell.ready) {
+      // A process of the shell's session took the terminal while the shell waits at its prompt: what is typed now
+      // would go to it. Replace the shell (and its session) before typing.
+      const holder = probe.holder?.name ?? "?";
+      let outcome: Parameters<typeof words.terminalTaken>[1];
+      try {
+        const { restored } = await shell.respawn();
+        outcome = { restored, cwd: core.cwd, kind: this.runtime.kind };
+      } catch (err) {
+        outcome = { error: (err as Error).message };
+      }
+      notices.push(words.terminalTaken(`${holder}, while the shell waited at its prompt`, outcome));
+      probe = await this.awaitPrompt(a);
+    }
+    if (core.active !== a) return life.refusal(t0, words.REFUSED.restarted, "closed");
+    if (!shell.ready) {
+      core.active = null;
+      return life.refusal(t0, words.REFUSED.shellEnded, "shell");
+    }
+    if (probe?.state === "held") {
+      core.active = null;
+      return life.refusal(t0, words.lost(`another process (${probe.holder?.name ?? "?"}) holds the shell's terminal`), "lost");
+    }
+    core.stats.commands++;
+    a.startedAt = now();
+    const result = life.attach(a, options, t0, notices);
+    // Typed at once after the look: nothing in between can hand the terminal to someone else unseen but the kernel.
+    this.type(a, probe?.token);
+    this.emitState();
+    return result;
+  }
+
+  /**
+   * Waits for the prompt (not there after SHELL.promptWaitMs: type anyway, as a person would), then, with a line editor
+   * that uses bracketed paste, for the switch that says it reads in raw mode (typed before, the tty is cooked); then,
+   * where the runtime can tell (node), until the shell owns its terminal and waits in its line editor. Returns that
+   * last look (null where the runtime cannot tell).
+   */
+  private async awaitPrompt(a: RunningCommand): Promise<ShellProbe | null> {
+    const shell = this.shell;
     await shell.waitFor(() => shell.atPrompt || !shell.ready, SHELL.promptWaitMs);
     if (shell.ready && shell.atPrompt && !shell.pasteOn) {
       // Without paste a tab would be completion: give a line editor that just took paste up again a moment.
@@ -139,17 +189,7 @@ class Session implements ShellSession {
       const on = wait > 0 && (await shell.waitFor(() => shell.pasteOn || !shell.ready, wait));
       if (!on && shell.ready) shell.pasteCapable = false; // it stopped (bind …, set +o emacs): type plainly
     }
-    if (core.active !== a) return life.refusal(t0, words.REFUSED.restarted, "closed");
-    if (!shell.ready) {
-      core.active = null;
-      return life.refusal(t0, words.REFUSED.shellEnded, "shell");
-    }
-    core.stats.commands++;
-    a.startedAt = now();
-    const result = life.attach(a, options, t0, notices);
-    this.type(a);
-    this.emitState();
-    return result;
+    return shell.ready ? shell.untilTypeable() : null;
   }
 
   /**
@@ -186,9 +226,9 @@ class Session implements ShellSession {
   }
 
   /** Types the command: one bracketed paste where the line editor has it, else line by line in a brace group. */
-  private type(a: RunningCommand): void {
+  private type(a: RunningCommand, token: string | undefined): void {
     const text = a.command; // commandText(): no control characters but newline and tab, no trailing newline
-    this.stream.typed(a);
+    this.stream.typed(a, token);
     a.phase = "echo";
     a.pre = "";
     a.lastOutputAt = now();

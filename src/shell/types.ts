@@ -24,8 +24,12 @@ export interface ShellResult {
   waiting?: { reason: "prompt" | "quiet"; lastLine: string; quietMs: number };
   /** Set when the call was refused or had nothing to act on; nothing was sent to the shell then. */
   error?: string;
-  /** Why it was refused, as data: `busy` (a command runs: wait, answer or stop it), `person`, `closed`, `idle`. */
-  refused?: "busy" | "person" | "closed" | "idle" | "shell" | "control";
+  /**
+   * Why it was refused, as data: `busy` (a command runs: wait, answer or stop it), `person`, `closed`, `idle`; `lost`:
+   * the command was typed but never reached the shell (another process took the terminal and its input), so it did
+   * not run.
+   */
+  refused?: "busy" | "person" | "closed" | "idle" | "shell" | "control" | "lost";
 }
 
 export interface RunOptions {
@@ -104,6 +108,11 @@ export interface ShellSession {
    * sent with input() goes to it. A shell here means the text would run as a command.
    */
   foreground(): string | undefined;
+  /**
+   * A shell that reads what input() sends as command lines, where one can be seen: the foreground program itself (a
+   * nested `bash`), or (node) an interactive shell anywhere under it (python's pty.spawn, `script -qc bash`). Its name.
+   */
+  readerShell(): string | undefined;
   readonly stats: SessionStats;
   /** Raw terminal output, markers included (xterm ignores them), for a terminal view. */
   onRawOutput(listener: (chunk: string) => void): Unsubscribe;

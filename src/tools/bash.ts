@@ -49,8 +49,29 @@ function heldOutcome(text: string, cwd: string): ToolOutcome {
   };
 }
 
-/** Programs that read their input as commands: text typed into them is checked like a command. */
-const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox", "rbash", "tcsh", "csh"]);
+/**
+ * Input for a shell that reads command lines (a nested bash, or one under python's pty.spawn): whole lines only, so the
+ * guard checks exactly the line that runs. Keys that edit or complete the line (C-a, C-d, arrows, Tab), text without
+ * Enter and a tab inside the text (completion) are refused: each would let checked text become another command in the
+ * shell's line editor. C-c (clear the line, stop what runs) is the one key it takes.
+ */
+function shellInputRefusal(shell: string, command: string, enter: boolean): string | null {
+  const key = keyToBytes(command);
+  if (key === "\x03") return null;
+  const hint =
+    `Send the whole command line as text with is_input=true (Enter is added), "C-c" to clear the line or stop what ` +
+    `runs in ${shell}, or "exit" to leave it.`;
+  if (key !== null) {
+    return `${shell} reads this input as command lines, so is_input takes whole lines only: the key ${JSON.stringify(command.trim())} would edit the line the shell runs after the guard checked it. Nothing was sent. ${hint}`;
+  }
+  if (!enter && command !== "") {
+    return `${shell} reads this input as command lines, so is_input takes whole lines only: text with enter=false would stay in the shell's line, to be changed by later keys. Nothing was sent. ${hint}`;
+  }
+  if (command.includes("\t")) {
+    return `${shell} reads this input as command lines, and a tab in it would be completion (the line would change after the guard checked it). Nothing was sent. Write the command without tabs. ${hint}`;
+  }
+  return null;
+}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -367,11 +388,16 @@ export async function bashTool(host: ToolContext, call: CallInfo, args: BashArgs
 
   if (args.is_input === true) {
     if (args.run_in_background === true) notes.push("Note: run_in_background was ignored: is_input sends input to the running command.");
-    // Text typed into a shell (a nested bash, sh, zsh … reading its next line) is a command: checked and audited as one.
+    // Text typed into a shell (a nested bash, sh, zsh … reading its next line, also under another program such as
+    // python's pty.spawn) is a command: whole lines only, checked and audited as one.
     const reader = session.foreground();
+    const shell = session.busy ? session.readerShell() : undefined;
     let gated: Gate | null = null;
-    if (reader !== undefined && SHELLS.has(reader.replace(/^.*\//, "").replace(/^-/, "")) && keyToBytes(args.command) === null && args.command.trim() !== "") {
-      const wire = commandText(args.command);
+    if (shell !== undefined) {
+      const refusal = shellInputRefusal(shell, args.command, args.enter !== false);
+      if (refusal !== null) return errorOutcome(refusal, { cwd: session.cwd, refused: "shell-input", readBy: shell, input: true });
+    }
+    if (shell !== undefined && keyToBytes(args.command) === null && args.command.trim() !== "") {      const wire = commandText(args.command);
       if (!wire.ok) return errorOutcome(wire.error, { cwd: session.cwd, refused: "control", input: true });
       const g = await gate(host, call, wire.text, session.cwd, false, t0);
       if ("outcome" in g) return g.outcome;
@@ -384,7 +410,7 @@ export async function bashTool(host: ToolContext, call: CallInfo, args: BashArgs
       call.record("input", {
         input: args.command,
         cwd: session.cwd,
-        ...(reader !== undefined ? { readBy: reader } : {}),
+        ...(shell !== undefined ? { readBy: shell } : reader !== undefined ? { readBy: reader } : {}),
         verdict: gated?.verdict ?? { decision: "allow", rule: "is-input", reason: "Input typed to the running program (not a shell), which the guard does not judge." },
       });
     }
@@ -393,7 +419,7 @@ export async function bashTool(host: ToolContext, call: CallInfo, args: BashArgs
     out.structured.input = true;
     if (gated !== null) {
       out.structured.verdict = gated.verdict;
-      out.structured.readBy = reader;
+      out.structured.readBy = shell;
       if (gated.approval) out.structured.approval = gated.approval;
     }
     return out;

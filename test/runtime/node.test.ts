@@ -1,10 +1,11 @@
 // The node runtime against the Runtime contract (src/runtime/types.ts): real bash on node-pty, real files.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { SHELL } from "../../src/limits.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
 import { type Marker, MarkerScanner } from "../../src/runtime/markers.ts";
@@ -87,29 +88,32 @@ describe("node runtime", () => {
     await w.until(() => w.prompts() === 1);
     const kinds = w.markers.map((m) => (m.kind === "other" ? m.payload.split("=")[0] : m.kind));
     expect(kinds).toEqual(["envfile", "interactive", "exit", "cwd", "prompt"]);
-    // NONCE.SEQ.TOKEN: the command's number, and a fresh token per end (the one the shell wrote last is checkEnd's)
+    // NONCE.SEQ.TOKEN: the command's number, and a fresh token per end, which the shell publishes as its own name after
+    // printing the end (probe().token)
     const first = w.markers.find((m) => m.kind === "exit");
     expect(first).toMatchObject({ kind: "exit", code: 0 });
     const tag0 = (first as { tag: string }).tag;
-    expect(tag0).toMatch(new RegExp(`^${nonce}\\.0\\.\\d+$`));
+    expect(tag0).toMatch(new RegExp(`^${nonce}\\.0\\.bash-[0-9a-f]{10}$`));
     expect(w.markers).toContainEqual({ kind: "cwd", tag: tag0, path: runtime.workspace });
-    // the shell waits at its prompt a moment after it printed the end
-    const settled = async (token: string | undefined): Promise<string | null | undefined> => {
-      for (let i = 0; i < 200 && proc.checkEnd?.(token) === "running"; i++) await new Promise((r) => setTimeout(r, 10));
-      return proc.checkEnd?.(token);
+    // the shell waits at its prompt a moment after it printed the end, named after its token
+    const settled = async (token: string): Promise<ReturnType<NonNullable<typeof proc.probe>>> => {
+      for (let i = 0; i < 200; i++) {
+        const p = proc.probe?.();
+        if (p?.state === "prompt" && p.token === token) return p;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return proc.probe?.() ?? null;
     };
-    expect(await settled(tag0.split(".")[2])).toBe("ended");
+    expect(await settled(tag0.split(".")[2]!)).toMatchObject({ state: "prompt", token: tag0.split(".")[2] });
     proc.write("(exit 7)\r");
     await w.until(() => w.prompts() === 2);
     expect(w.markers).toContainEqual({ kind: "start", tag: "1" });
     const second = w.markers.filter((m) => m.kind === "exit").at(-1) as { tag: string; code: number };
     expect(second.code).toBe(7);
-    expect(second.tag).toMatch(new RegExp(`^${nonce}\\.1\\.\\d+$`));
-    expect(second.tag).not.toBe(tag0.replace(".0.", ".1."));
-    // the older end is stale now, and one without a token was printed by a command
-    expect(await settled(tag0.split(".")[2])).toBe("stale");
-    expect(await settled(undefined)).toBe("stale");
-    expect(await settled(second.tag.split(".")[2])).toBe("ended");
+    expect(second.tag).toMatch(new RegExp(`^${nonce}\\.1\\.bash-[0-9a-f]{10}$`));
+    expect(second.tag.split(".")[2]).not.toBe(tag0.split(".")[2]);
+    // the older token is spent: the shell's name is the newer one
+    expect(await settled(second.tag.split(".")[2]!)).toMatchObject({ state: "prompt", token: second.tag.split(".")[2] });
     proc.kill();
     expect(typeof (await proc.exited)).toBe("number");
   });
@@ -138,17 +142,47 @@ describe("node runtime", () => {
     await proc.exited;
   });
 
-  it("writes `export -p` to the envfile before every prompt", async () => {
+  it("before every prompt the hook writes `export -p` and the state to fresh files it holds open; the host takes them once, and their names go", async () => {
     const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
     const w = watch(proc);
     await w.until(() => w.prompts() === 1);
     const envfile = w.markers.find((m) => m.kind === "envfile");
     const path = (envfile as { path: string }).path;
-    proc.write("export FRESHLY_EXPORTED=42\r");
-    await w.until(() => w.prompts() === 2);
-    const text = new TextDecoder().decode(await runtime.fs.readFile(path));
-    expect(text).toContain('declare -x FRESHLY_EXPORTED="42"');
     expect(path.startsWith(runtime.workspace)).toBe(false);
+    proc.write("export FRESHLY_EXPORTED=42; PLAIN=7; f() { :; }\r");
+    await w.until(() => w.prompts() === 2);
+    let snap: ReturnType<NonNullable<typeof proc.snapshotState>> = null;
+    for (let i = 0; i < 200 && snap === null; i++) {
+      if (proc.probe?.()?.state === "prompt") snap = proc.snapshotState?.() ?? null;
+      if (snap === null) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(snap?.exported).toContain('declare -x FRESHLY_EXPORTED="42"');
+    expect(snap?.state).toContain('declare -- PLAIN="7"');
+    expect(snap?.state).toContain("f () ");
+    // Taken: the hook's folder is empty (the first prompt's files, which nobody took, went too), and the same files
+    // are not taken twice.
+    expect(readdirSync(dirname(path))).toEqual([]);
+    expect(proc.snapshotState?.()).toBeNull();
+    proc.kill();
+    await proc.exited;
+  });
+
+  it("a folder the hook writes in, filled by a command with a thousand files, is emptied a bounded number at a time and the state is still taken", async () => {
+    const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
+    const w = watch(proc);
+    await w.until(() => w.prompts() === 1);
+    const dir = dirname((w.markers.find((m) => m.kind === "envfile") as { path: string }).path);
+    proc.write(`for i in $(seq 1 1000); do : > '${dir}'/planted-$i; done; KEPT=yes\r`);
+    await w.until(() => w.prompts() === 2, 20_000);
+    let snap: ReturnType<NonNullable<typeof proc.snapshotState>> = null;
+    for (let i = 0; i < 200 && snap === null; i++) {
+      if (proc.probe?.()?.state === "prompt") snap = proc.snapshotState?.() ?? null;
+      if (snap === null) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(snap?.state).toContain('declare -- KEPT="yes"');
+    const left = readdirSync(dir).length;
+    expect(left).toBeGreaterThanOrEqual(1004 - SHELL.stateSweepMax);
+    expect(left).toBeLessThan(1004);
     proc.kill();
     await proc.exited;
   });

@@ -281,8 +281,9 @@ describe("the node session keeps in step under any input", () => {
 
   it("forged ends in several spellings (a child that exits at once, a subshell, a background job, a builtin loop, builtin read) end nothing early and forge neither cwd, exit code nor output", async () => {
     const s = await open({ promptQuietMs: 200 });
-    // As an attacker inside the shell would: the nonce from the hook's text, the command's number, the last token.
-    const steal = `__n=$(declare -f __sandshell_prompt | grep -o '[0-9a-f]\\{8\\}-[0-9a-f-]\\{27\\}' | head -1); __n=$__n.$__ss_seq.$(cat "$TMPDIR"/env-*.end)`;
+    // As an attacker inside the shell would: the nonce from the hook's text, the command's number, the last token (the
+    // shell's own name).
+    const steal = `__n=$(declare -f __sandshell_prompt | grep -o '[0-9a-f]\\{8\\}-[0-9a-f-]\\{27\\}' | head -1); read -r __tk < /proc/self/comm; __n=$__n.$__ss_seq.$__tk`;
     const fake = (paste: boolean): string =>
       `'\\033]654;start=%s\\a\\033]654;exit=%s:0\\a\\033]654;cwd=%s:/etc\\a\\033]654;prompt\\a${paste ? "\\033[?2004h" : ""}' "$__ss_seq" "$__n" "$__n"`;
     const cases: Array<{ name: string; cmd: string; output: RegExp; code: number; input?: string }> = [

@@ -55,11 +55,12 @@ export function stressSuite(name: string, makeRuntime: () => Promise<Runtime>, o
         };
         const describe = (r: ShellResult): string => JSON.stringify({ output: r.output.slice(-300), status: r.status, exitCode: r.exitCode, error: r.error, cwd: r.cwd });
         // A complete fake end: start, exit, cwd and prompt, with the runtime's nonce (the test knows it; on node a
-        // command can read it, its number and the last end's token from the shell, and does here as an attacker would).
+        // command can read it, its number and the last end's token (the shell's own name) from the shell, and does here
+        // as an attacker would).
         const fakeEnd =
           `'\\033]654;start=%s\\a\\033]654;exit=%s:0\\a\\033]654;cwd=%s:/etc\\a\\033]654;prompt\\a\\033[?2004h' ` +
           `"$__ss_seq" "${nonce}.$__ss_seq.$__t" "${nonce}.$__ss_seq.$__t"`;
-        const token = `__t=$(cat "$TMPDIR"/env-*.end 2>/dev/null | head -c 40)`;
+        const token = `read -r __t < /proc/self/comm 2>/dev/null`;
 
         const steps: Step[] = [
           {
