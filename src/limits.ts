@@ -159,6 +159,15 @@ export const NODE_SANDBOX = {
   protectScanDepth: 3,
   /** How long that look may take; what it found by then is protected. */
   protectScanTimeoutMs: 10_000,
+  /**
+   * Mounts the protected names may take in one shell's or job's sandbox: each name is one, and so is each folder above
+   * it in the workspace (the library pins them). bubblewrap takes at most 9,000 arguments (three a mount), but its start
+   * grows faster than the mounts: ~0.1 s at 200, ~0.9 s at 500, ~4 s at 1,500 (docs/sandbox.md). Past this bound the
+   * deepest nested names stay writable (and are said); the workspace's own names and repositories come first.
+   */
+  maxProtectMounts: 600,
+  /** Config files followed through `include.path` / `includeIf.*.path` from one repository's config. */
+  maxConfigFiles: 32,
 } as const;
 
 export const MESSAGES = {
