@@ -851,6 +851,10 @@ describe("embedded runtime bounds", () => {
     const long = Array.from({ length: 19 }, () => seg).join("/"); // 3,818 characters
     const moved = await term.run(`mkdir -p ${long} t/${seg}/${seg} && mv t ${long}/ 2>&1 | grep -c ENAMETOOLONG; ls -d t/${seg}/${seg} | wc -l; rm -rf n* t`);
     expect(moved.output).toBe("1\n1\n");
+    // the same from the page (runtime.fs.rename)
+    await term.run(`mkdir -p ${long} t/${seg}/${seg}`);
+    await expect(runtime.fs.rename(`${WORKSPACE}/t`, `${WORKSPACE}/${long}/t`)).rejects.toMatchObject({ code: "ENAMETOOLONG" });
+    expect((await term.run(`ls -d t/${seg}/${seg} | wc -l; ls ${long} | wc -l; rm -rf n* t`)).output).toBe("1\n0\n");
     const job = await runtime.spawnJob(`mkdir -p ${deep} 2>&1 | grep -c ENAMETOOLONG`, { cwd: WORKSPACE });
     let out = "";
     job.onData((c) => (out += c));

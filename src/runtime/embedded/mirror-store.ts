@@ -75,6 +75,20 @@ export class MirrorStore {
     }
   }
 
+  /**
+   * Throws ENAMETOOLONG when one of `paths` (a tree's new paths) is longer than Linux allows, and ENOSPC when their
+   * names, `grows` characters longer in all than before, would pass the bound on bytes.
+   */
+  assertNames(paths: Array<{ path: string; target?: string }>, grows: number, syscall: string, shown: string): void {
+    for (const { path, target } of paths) {
+      const tooLong = nameTooLong(path, target);
+      if (tooLong !== null) throw new FsError("ENAMETOOLONG", syscall, shown, tooLong);
+    }
+    if (grows > 0 && this.totalBytes + grows > this.bounds.bytes) {
+      throw new FsError("ENOSPC", syscall, shown, spaceDetail("bytes", this.totalBytes, this.bounds));
+    }
+  }
+
   // -------------------------------------------------------------------------------------------- applying changes
 
   /**
