@@ -908,4 +908,22 @@ describe("embedded runtime bounds: names and link targets are bytes", () => {
     expect((await runtime.memory()).fileBytes).toBeLessThanOrEqual(bounds.bytes);
     expect((await term.run(`rm -rf ${"a".repeat(200)}; seq 1 1000 > fine.txt && echo ok`)).output).toBe("ok\n");
   });
+
+  it("rm -r removes a tree of folders, files and links in one pass: not a link's target, not a sibling whose name starts the same; the bytes come back and the page and a job agree", async () => {
+    await term.run("rm -rf ./*; mkdir keep && echo kept > keep/k.txt");
+    const before = (await runtime.memory()).fileBytes;
+    const build = "mkdir -p tree/a/b tree2 && for i in $(seq 1 50); do mkdir tree/a/b/d$i; echo $i > tree/a/b/d$i/f; ln -s ../../../../keep tree/a/b/d$i/l; done; echo x > tree2/x";
+    expect((await term.run(`${build}; find tree | wc -l`)).output).toBe("153\n");
+    const r = await term.run("rm -r tree; echo rc=$?; ls; cat keep/k.txt tree2/x; rm -r tree 2>&1 | grep -c 'No such file'; rm -r tree2/x; ls tree2 | wc -l");
+    expect(r.output).toBe("rc=0\nkeep\ntree2\nkept\nx\n1\n0\n");
+    expect(await runtime.fs.stat(`${WORKSPACE}/tree`)).toBeNull();
+    expect(await runtime.fs.stat(`${WORKSPACE}/keep/k.txt`)).toEqual({ type: "file", size: 5 });
+    const job = await runtime.spawnJob("test -e tree || echo gone; cat keep/k.txt", { cwd: WORKSPACE });
+    let out = "";
+    job.onData((c) => (out += c));
+    await job.exited;
+    expect(out).toBe("gone\r\nkept\r\n");
+    await term.run("rm -r tree2");
+    expect((await runtime.memory()).fileBytes).toBe(before);
+  });
 });
