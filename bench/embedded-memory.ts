@@ -6,6 +6,9 @@
 //
 //   npx tsx bench/embedded-memory.ts
 //
+// Then the red team's second round (embeddedBoundsScenario): long folder names, links with long targets, a 64 MiB
+// exported variable and 16 jobs, and the largest names the bounds allow.
+//
 // Prints one JSON object. A runtime without memory() (before issue 11) is measured by the page and RSS only.
 
 import { pathToFileURL } from "node:url";
@@ -106,7 +109,56 @@ export async function embeddedMemoryScenario(onStep: (step: MemoryStep) => void 
   return steps;
 }
 
+/**
+ * The red team's second round (attacks/embedded-bounds.ts in its checkout): what the bounds did not count. 20,000
+ * folders with long names (81 × 250 nested 200-character names: 180 → 1,958 MB RSS), 15,000 links to a
+ * 100,000-character target (→ 1,919 MB), a 64 MiB exported variable then 16 background jobs (→ 4,689 MB). Then the
+ * largest each may still be, within the bounds: 20,000 folders with paths just under PATH_MAX.
+ */
+export async function embeddedBoundsScenario(onStep: (step: MemoryStep) => void = () => undefined): Promise<MemoryStep[]> {
+  const runtime = await createEmbeddedRuntime();
+  const sb: Sandbox = await createSandbox({ runtime, approver: () => true });
+  const steps: MemoryStep[] = [];
+  const take = async (step: string, said?: string): Promise<void> => {
+    const s = await measure(runtime, step, said);
+    steps.push(s);
+    onStep(s);
+  };
+  // (the approver's note, "Approved by this sandbox's approver …", left out: what the command said is the point)
+  const bash = async (args: Record<string, unknown>): Promise<string> =>
+    text(await sb.callTool("bash", { timeout: 600, ...args })).replace(/^Approved by [^\n]*\n/, "");
+  const seg = "n".repeat(200);
+  const nested = (n: number): string => Array.from({ length: n }, () => seg).join("/");
+  try {
+    await take("booted", await bash({ command: "echo ready" }));
+    await take(
+      "long folder names (the red team's)",
+      await bash({ command: `for i in $(seq 1 81); do mkdir -p d$i/${nested(250)} 2>/dev/null || { echo "stopped at $i"; break; }; done; ls | wc -l` }),
+    );
+    await take(
+      "links to a 100,000-character target (the red team's)",
+      await bash({ command: `t=$(printf 'x%.0s' $(seq 1 100000)); for i in $(seq 1 15000); do ln -s "$t" l$i 2>/dev/null || { echo "stopped at $i"; break; }; done; ls | wc -l` }),
+    );
+    const base = Array.from({ length: 20 }, () => "m".repeat(195)).join("/");
+    await take(
+      "20,000 folders with paths just under PATH_MAX",
+      await bash({ command: `mkdir -p ${base} && cd ${base} && for i in $(seq 1 20000); do mkdir d$i 2>/dev/null || { echo "stopped at $i"; break; }; done; cd ~` }),
+    );
+    await bash({ command: `rm -rf ${"m".repeat(195)}` });
+    await take("removed", await bash({ command: "ls | wc -l" }));
+    await bash({ command: "a=xxxxxxxx; for i in $(seq 1 23); do a=$a$a; done; export BIG=$a; unset a; echo ${#BIG}" });
+    let refused = 0;
+    for (let i = 0; i < 16; i++) if (/at most 2,097,152/.test(await bash({ command: "sleep 30", run_in_background: true }))) refused++;
+    await take("a 64 MiB exported variable, then 16 background jobs (the red team's)", `${refused} of 16 jobs refused`);
+  } finally {
+    await sb.close();
+    await runtime.dispose();
+  }
+  return steps;
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const steps = await embeddedMemoryScenario((s) => process.stderr.write(`${JSON.stringify(s)}\n`));
-  console.log(JSON.stringify({ bench: "embedded-memory", unit: "MiB", steps }, null, 2));
+  const bounds = await embeddedBoundsScenario((s) => process.stderr.write(`${JSON.stringify(s)}\n`));
+  console.log(JSON.stringify({ bench: "embedded-memory", unit: "MiB", steps, bounds }, null, 2));
 }

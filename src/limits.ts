@@ -205,6 +205,15 @@ export const NODE_SANDBOX = {
   protectScanDepth: 3,
   /** How long that look may take; what it found by then is protected. */
   protectScanTimeoutMs: 10_000,
+  /**
+   * Mounts the protected names may take in one shell's or job's sandbox: each name is one, and so is each folder above
+   * it in the workspace (the library pins them). bubblewrap takes at most 9,000 arguments (three a mount), but its start
+   * grows faster than the mounts: ~0.1 s at 200, ~0.9 s at 500, ~4 s at 1,500 (docs/sandbox.md). Past this bound the
+   * deepest nested names stay writable (and are said); the workspace's own names and repositories come first.
+   */
+  maxProtectMounts: 600,
+  /** Config files followed through `include.path` / `includeIf.*.path` from one repository's config. */
+  maxConfigFiles: 32,
 } as const;
 
 export const MESSAGES = {
@@ -358,10 +367,10 @@ export const EMBEDDED = {
      */
     maxOutputSize: 64 * 1024 * 1024,
     /**
-     * Bytes of all files together (workspace, /tmp, spill files): the page's copy refuses a write past it with
-     * ENOSPC, and so does each worker's (default 1 GiB). A worker holds only the files it wrote or read (larger
-     * files come from the page on first read: inlineFileBytes), so one file costs its size about twice, not once
-     * per job.
+     * Bytes of all files together (workspace, /tmp, spill files), with every entry's path and every link's target
+     * (a folder's name costs memory as a file's bytes do): the page's copy refuses a write past it with ENOSPC, and so
+     * does each worker's (default 1 GiB). A worker holds only the files it wrote or read (larger files come from the
+     * page on first read: inlineFileBytes), so one file costs its size about twice, not once per job.
      */
     maxFileSystemBytes: 128 * 1024 * 1024,
     /** Wall time of one command line (default 1 h, kept): a backstop behind C-c and the session's hard timeout. */
@@ -384,6 +393,19 @@ export const EMBEDDED = {
   maxTypeaheadChars: 1024 * 1024,
   /** Files, folders and links the file system may hold (workspace and /tmp); past it, creating one fails with ENOSPC. */
   maxFiles: 20_000,
+  /**
+   * Longest path (characters) a file, folder or link may have, and longest link target: Linux's PATH_MAX. Past it,
+   * ENAMETOOLONG. With maxFiles, this keeps the names alone to at most 80 MiB, counted in maxFileSystemBytes.
+   */
+  maxPathChars: 4_096,
+  /** Longest name of one file, folder or link (characters): Linux's NAME_MAX. */
+  maxNameChars: 255,
+  /**
+   * The environment a background job's worker gets (exported variables, names and values, in characters): every job
+   * gets its own copy, so 16 jobs and one 64 MiB exported variable took 4.7 GB. Like Linux's ARG_MAX (2 MiB for a
+   * program's arguments and environment), past it the job does not start and says which variable is large.
+   */
+  maxJobEnvChars: 2 * 1024 * 1024,
   /**
    * A file larger than this reaches a worker (a job's, the shell's after a C-c) as its size only; its bytes are sent
    * when a command there first reads it. Smaller files are sent whole, up to `inlineSnapshotBytes` per new worker.

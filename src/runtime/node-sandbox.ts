@@ -15,7 +15,7 @@
 // runs under `script`, which opens a pseudo-terminal inside the sandbox and relays the outer one in raw mode.
 
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { createRequire } from "node:module";
 import { homedir, tmpdir, userInfo } from "node:os";
@@ -25,7 +25,8 @@ import { NODE_SANDBOX } from "../limits.ts";
 import { isInside } from "../lib/paths.ts";
 import { presentTempAtTmp, readBwrapCommand } from "./node-bwrap.ts";
 import { NODE_FS_ACCESS, nodeFs } from "./node-fs.ts";
-import { ensureGitFiles, protectedWritePaths, protectedWriteReason, watchCommondir } from "./node-protect.ts";
+import { ensureGitFiles, planProtection, protectedWriteReason, type ProtectionPlan } from "./node-protect.ts";
+import { RepoSweeper } from "./node-protect-sweep.ts";
 import type { Isolation } from "./types.ts";
 
 export type { Isolation } from "./types.ts";
@@ -58,6 +59,8 @@ export interface OsSandbox {
   release(): Promise<void>;
   /** Inside the OS sandbox: why it keeps the shell from writing `path` (a real path), or null (node-protect.ts). */
   protectedWrite?(path: string): string | null;
+  /** Inside the OS sandbox: at a command's end, removes what the shell may not leave (node-protect-sweep.ts). */
+  afterCommand?(): void;
 }
 
 /** The folders of one sandbox: `commandDir` (long commands) is readable, never writable, inside the sandbox. */
@@ -239,6 +242,10 @@ async function acquireManager(srt: Srt, bwrapPath: string | undefined): Promise<
     // Per sandbox: the file system rules come with each wrap (customConfig), the allowed domains with its command id.
     network: { allowedDomains: [], deniedDomains: [] },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    // The library's own look for protected names is under the host process's working directory; Sandshell's, bounded
+    // and ranked (node-protect.ts), covers the workspace. Kept shallow, so a host run from inside a workspace with
+    // thousands of nested names cannot push every profile past bubblewrap's argument limit.
+    mandatoryDenySearchDepth: 1,
   }).catch((err: unknown) => {
     initialized = null;
     throw err;
@@ -364,6 +371,9 @@ function innerCommand(bash: string, bashArgs: string[], keep: string[], tmp: str
   return interactive && process.platform === "linux" ? `${filter}exec script -qefc ${singleQuote(argv)} /dev/null` : `${filter}exec ${argv}`;
 }
 
+/** Protected names never left out to fit the profile: the workspace's own (node-protect.ts ranks them first). */
+const PROTECTED_FLOOR = 32;
+
 export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): Promise<OsSandbox> {
   const mode = options.mode ?? "auto";
   if (mode !== "auto" && mode !== "required" && mode !== "off") {
@@ -406,9 +416,25 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
   const privateTmp = linux && realTmp() === "/tmp" && !isInside("/tmp", p.workspace);
   const bwrap = linux ? (options.bwrapPath ?? which("bwrap")) : null;
   const what = linux ? "bubblewrap" : "sandbox-exec (macOS; not tested by Sandshell's CI)";
-  const stopWatching = watchCommondir(p.workspace, (path) =>
-    p.onNotice?.(`Removed ${path}: a .git/commondir file would make git on the host read another folder's config and hooks.`),
-  );
+  // What the sandbox cannot keep read-only in the workspace's repositories, removed instead (node-protect-sweep.ts).
+  const sweeper = new RepoSweeper(p.workspace, [p.workspace, p.tempDir], (path, why) => p.onNotice?.(`Removed ${path}: ${why}.`));
+  sweeper.watch();
+  /** What the repositories' configuration named at the last start (the file tools refuse it too). */
+  let named: string[] = [];
+  /** Empty files planProtection made on the host (removed at close when still empty). */
+  const created = new Set<string>();
+  let toldLeftOut = "";
+  const tellLeftOut = (plan: ProtectionPlan, kept: number): void => {
+    const left = [...plan.paths.slice(kept), ...plan.leftOut];
+    const key = `${left.length}:${left[0] ?? ""}`;
+    if (left.length === 0 || key === toldLeftOut) return;
+    toldLeftOut = key;
+    p.onNotice?.(
+      `${left.length} protected names in the workspace did not fit in the OS sandbox's profile (at most ` +
+        `${NODE_SANDBOX.maxProtectMounts} mounts) and are writable inside: the deepest first left out, e.g. ` +
+        `${left.slice(0, 3).map((x) => x.slice(p.workspace.length + 1)).join(", ")}. The workspace's own names and its repositories' git files are kept.`,
+    );
+  };
   return {
     isolation: {
       state: "sandboxed",
@@ -421,22 +447,43 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
       tmp: privateTmp ? "private" : "read-only",
       files: NODE_FS_ACCESS,
     },
-    protectedWrite: (path) => protectedWriteReason(p.workspace, path),
+    protectedWrite: (path) => protectedWriteReason(p.workspace, path, named),
+    afterCommand: () => sweeper.sweep(),
     async plan(bash, bashArgs, env, interactive) {
-      const rules = fsRules({ ...p, hostHome, path: env.PATH ?? "", protect: await protectedWritePaths(p.workspace) });
+      const protection = await planProtection(p.workspace, { hostHome });
+      sweeper.learn(protection);
+      named = protection.named;
+      for (const f of protection.created) created.add(f);
       const innerTemp = privateTmp ? "/tmp" : p.tempDir;
       await ensureGitFiles(nodeFs, p.tempDir, innerTemp, p.commandDir);
       const inner = innerCommand(bash, bashArgs, Object.keys(env), innerTemp, allow.length > 0, interactive);
-      const wrapped = await srt.SandboxManager.wrapWithSandboxArgv(
-        inner,
-        "/bin/bash",
-        // macOS: the shell and its jobs run on a pseudo-terminal, for which the library's profile needs allowPty (its
-        // documented setting; it also lets the shell open the user's other /dev/ttys*). Not tested here: Linux only.
-        { filesystem: rules, ...(linux ? {} : { allowPty: true }) },
-        undefined,
-        p.workspace,
-        { commandId, commandText: `${bash} ${bashArgs.join(" ")}` },
-      );
+      // The protected list is bounded (NODE_SANDBOX.maxProtectMounts); should the profile still pass bubblewrap's
+      // limit (a host environment or home with many entries), the deepest protected names are left out, half at a
+      // time: the sandbox starts with the most dangerous ones kept, never without a sandbox.
+      let kept = protection.paths.length;
+      let wrapped: { argv: string[] };
+      for (;;) {
+        const rules = fsRules({ ...p, hostHome, path: env.PATH ?? "", protect: protection.paths.slice(0, kept) });
+        try {
+          wrapped = await srt.SandboxManager.wrapWithSandboxArgv(
+            inner,
+            "/bin/bash",
+            // macOS: the shell and its jobs run on a pseudo-terminal, for which the library's profile needs allowPty
+            // (its documented setting; it also lets the shell open the user's other /dev/ttys*). Not tested here.
+            { filesystem: rules, ...(linux ? {} : { allowPty: true }) },
+            undefined,
+            p.workspace,
+            { commandId, commandText: `${bash} ${bashArgs.join(" ")}` },
+          );
+          break;
+        } catch (err) {
+          if ((err as { code?: unknown }).code !== "too_many_arguments" || kept <= PROTECTED_FLOOR) {
+            throw new Error(`The OS sandbox could not be set up: ${err instanceof Error ? err.message : String(err)}`);
+          }
+          kept = Math.max(PROTECTED_FLOOR, Math.floor(kept / 2));
+        }
+      }
+      tellLeftOut(protection, kept);
       if (!linux) return { file: wrapped.argv[0]!, args: wrapped.argv.slice(1), env };
       // Linux: run bwrap itself, with the library's options read back and /tmp presented (see node-bwrap.ts).
       if (wrapped.argv.length !== 3 || wrapped.argv[1] !== "-c") throw new Error("The OS sandbox library returned a command Sandshell cannot read.");
@@ -448,7 +495,13 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
     async release() {
       if (released) return;
       released = true;
-      stopWatching();
+      // A last look, once every process of the shell has ended: nothing it planted stays for the person's git.
+      const last = await planProtection(p.workspace, { hostHome }).catch(() => null);
+      if (last !== null) sweeper.learn(last);
+      sweeper.stop();
+      for (const f of [...created, ...(last?.created ?? [])]) {
+        if (statSync(f, { throwIfNoEntry: false })?.size === 0) rmSync(f, { force: true });
+      }
       if (allow.length > 0) srt.SandboxManager.unregisterCommandNetworkLists(commandId);
       await releaseManager(srt);
     },

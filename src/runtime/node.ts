@@ -737,6 +737,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
     spillDir: privateDir,
     commandDir,
     ...(os.protectedWrite !== undefined ? { protectedWrite: os.protectedWrite } : {}),
+    ...(os.afterCommand !== undefined ? { afterCommand: os.afterCommand } : {}),
     capabilities,
     markerNonce: nonce,
     // Where the OS sandbox does not run, say so wherever the runtime's note is shown (status bar, runtimeInfo).

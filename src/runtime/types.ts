@@ -202,6 +202,11 @@ export interface Runtime {
    * tools, which write from outside the sandbox, refuse the same writes.
    */
   protectedWrite?(path: string): string | null;
+  /**
+   * node in the OS sandbox: called by the session at every command's end; removes what the sandbox cannot keep
+   * read-only and the shell may not leave behind (a planted `.git/commondir`: node-protect-sweep.ts). Synchronous, cheap.
+   */
+  afterCommand?(): void;
   spawnShell(options: ShellSpawnOptions): Promise<TerminalProcess>;
   /** A separate process for a background job: `command` runs in its own shell, not the agent's. */
   spawnJob(command: string, options: JobSpawnOptions): Promise<TerminalProcess>;

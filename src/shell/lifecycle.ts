@@ -238,6 +238,7 @@ export class Lifecycle {
 
   /** Hands the end of `a` to whoever waits: the attached call, interrupt() callers, or the next call. */
   endActive(a: RunningCommand, end: CommandEnd): void {
+    this.core.runtime.afterCommand?.();
     if (a.graceTimer !== null) clearTimeout(a.graceTimer);
     a.graceTimer = null;
     a.phase = "ended";

@@ -836,7 +836,7 @@ describe("embedded runtime bounds", () => {
   it("a write past the file system's bytes fails with ENOSPC naming the bound and what to do; files written before stay", async () => {
     expect((await term.run("seq 1 250000 > a.txt; wc -c < a.txt")).output).toBe("1638895\n");
     const r = await term.run("cat a.txt > b.txt; echo rc=$?; wc -c < a.txt");
-    expect(r.output).toMatch(/^ENOSPC: no space left: the embedded shell's files \(workspace and \/tmp together\) may hold 2 MiB and [\d.]+ MiB are in use; delete files you no longer need \(rm\), or write less\nrc=1\n1638895\n$/);
+    expect(r.output).toMatch(/^ENOSPC: no space left: the embedded shell's files \(workspace and \/tmp together, with their names and links' targets\) may hold 2 MiB and [\d.]+ MiB are in use; delete files you no longer need \(rm\), or write less\nrc=1\n1638895\n$/);
     await expect(runtime.fs.writeFile(`${WORKSPACE}/page.bin`, new Uint8Array(600 * 1024))).rejects.toMatchObject({
       code: "ENOSPC",
       message: expect.stringMatching(/may hold 2 MiB .* delete files you no longer need/),
@@ -851,5 +851,95 @@ describe("embedded runtime bounds", () => {
     expect(r.output).toMatch(/ENOSPC: no space left: the embedded shell's file system may hold 200 files, folders and links and \d+ exist; delete some \(rm -r\), or keep many small pieces in one file\n\d+\n$/);
     await expect(runtime.fs.writeFile(`${WORKSPACE}/one-more.txt`, "x")).rejects.toMatchObject({ code: "ENOSPC" });
     expect((await term.run("rm -r many; : > fine.txt && echo ok")).output).toBe("ok\n");
+  });
+
+  it("embedded-bounds: a path longer than Linux's PATH_MAX, a name longer than NAME_MAX, a link target longer than PATH_MAX fail with ENAMETOOLONG, in the shell, a job and from the page; nothing is made", async () => {
+    const seg = "n".repeat(200);
+    const deep = Array.from({ length: 25 }, () => seg).join("/"); // 5,024 characters
+    const r = await term.run(
+      `mkdir -p ${deep} 2>&1 | grep -c 'File name too long\\|ENAMETOOLONG'; { : > ${"m".repeat(256)}; } 2>&1 | grep -c ENAMETOOLONG; ` +
+        `t=$(printf 'x%.0s' $(seq 1 ${EMBEDDED.maxPathChars + 1})); ln -s "$t" far 2>&1 | grep -c ENAMETOOLONG; ls -d n* m* far 2>/dev/null | wc -l`,
+    );
+    expect(r.output).toBe("1\n1\n1\n0\n");
+    await expect(runtime.fs.mkdir(`${WORKSPACE}/${deep}`, { recursive: true })).rejects.toMatchObject({ code: "ENAMETOOLONG" });
+    await expect(runtime.fs.writeFile(`${WORKSPACE}/${"m".repeat(256)}`, "x")).rejects.toMatchObject({ code: "ENAMETOOLONG" });
+    // a tree moved under a long name, past PATH_MAX: refused whole, nothing moved
+    const long = Array.from({ length: 19 }, () => seg).join("/"); // 3,818 characters
+    const moved = await term.run(`mkdir -p ${long} t/${seg}/${seg} && mv t ${long}/ 2>&1 | grep -c ENAMETOOLONG; ls -d t/${seg}/${seg} | wc -l; rm -rf n* t`);
+    expect(moved.output).toBe("1\n1\n");
+    // the same from the page (runtime.fs.rename)
+    await term.run(`mkdir -p ${long} t/${seg}/${seg}`);
+    await expect(runtime.fs.rename(`${WORKSPACE}/t`, `${WORKSPACE}/${long}/t`)).rejects.toMatchObject({ code: "ENAMETOOLONG" });
+    expect((await term.run(`ls -d t/${seg}/${seg} | wc -l; ls ${long} | wc -l; rm -rf n* t`)).output).toBe("1\n0\n");
+    const job = await runtime.spawnJob(`mkdir -p ${deep} 2>&1 | grep -c ENAMETOOLONG`, { cwd: WORKSPACE });
+    let out = "";
+    job.onData((c) => (out += c));
+    await job.exited;
+    expect(out).toBe("1\r\n");
+  });
+
+  it("embedded-bounds: a job whose environment passes EMBEDDED.maxJobEnvChars does not start, and says which variable is large", async () => {
+    const big = "x".repeat(EMBEDDED.maxJobEnvChars);
+    await expect(runtime.spawnJob("echo never", { cwd: WORKSPACE, env: { BIG: big, SMALL: "y" } })).rejects.toThrow(
+      /The job's environment \(its exported variables\) has 2,097,\d+ characters, and a job gets at most 2,097,152.*the largest is BIG \(2,097,152 characters\)\. Unexport it \(export -n BIG\)/,
+    );
+    const ok = await runtime.spawnJob("echo $SMALL", { cwd: WORKSPACE, env: { SMALL: "y" } });
+    let out = "";
+    ok.onData((c) => (out += c));
+    await ok.exited;
+    expect(out).toBe("y\r\n");
+  });
+});
+
+describe("embedded runtime bounds: names and link targets are bytes", () => {
+  const bounds = { bytes: 256 * 1024, files: 10_000 };
+  let runtime: Runtime & { memory(): Promise<{ fileBytes: number; files: number }> };
+  let term: Term;
+
+  beforeAll(async () => {
+    runtime = await createEmbeddedRuntime({ bounds });
+    term = new Term(await runtime.spawnShell({ cols: 120, rows: 30 }), runtime.markerNonce ?? "");
+    await term.prompts(1);
+  }, 30_000);
+
+  afterAll(async () => {
+    term?.proc.kill();
+    await runtime?.dispose();
+  });
+
+  it("embedded-bounds: links with 4,000-character targets and folders with long names fill the bytes bound (ENOSPC) with no file content at all; the page counts them the same", async () => {
+    // (targets that lead somewhere: just-bash's rm does not remove a dangling link)
+    const r = await term.run(`: > f; t=$(printf './%.0s' $(seq 1 2000))f; for i in $(seq 1 200); do ln -s "$t" l$i 2>/dev/null || { echo "stopped at $i"; break; }; done`);
+    const stopped = Number(/stopped at (\d+)/.exec(r.output)?.[1]);
+    // each link costs its target and its path: about 64 of them fit in 256 KiB
+    expect(stopped).toBeGreaterThan(50);
+    expect(stopped).toBeLessThan(70);
+    const m = await runtime.memory();
+    expect(m.fileBytes).toBeLessThanOrEqual(bounds.bytes);
+    expect(m.fileBytes).toBeGreaterThan(bounds.bytes - 16 * 1024);
+    await expect(runtime.fs.writeFile(`${WORKSPACE}/page.bin`, new Uint8Array(16 * 1024))).rejects.toMatchObject({ code: "ENOSPC" });
+    // folders' names too, and removing them makes room
+    const dirs = await term.run(`rm -f l*; mkdir -p ${"a".repeat(200)} && cd ${"a".repeat(200)} && for i in $(seq 1 2000); do mkdir ${"b".repeat(240)}$i 2>/dev/null || { echo "stopped at $i"; break; }; done; cd ~`);
+    expect(Number(/stopped at (\d+)/.exec(dirs.output)?.[1])).toBeLessThan(600);
+    expect((await runtime.memory()).fileBytes).toBeLessThanOrEqual(bounds.bytes);
+    expect((await term.run(`rm -rf ${"a".repeat(200)}; seq 1 1000 > fine.txt && echo ok`)).output).toBe("ok\n");
+  });
+
+  it("rm -r removes a tree of folders, files and links in one pass: not a link's target, not a sibling whose name starts the same; the bytes come back and the page and a job agree", async () => {
+    await term.run("rm -rf ./*; mkdir keep && echo kept > keep/k.txt");
+    const before = (await runtime.memory()).fileBytes;
+    const build = "mkdir -p tree/a/b tree2 && for i in $(seq 1 50); do mkdir tree/a/b/d$i; echo $i > tree/a/b/d$i/f; ln -s ../../../../keep tree/a/b/d$i/l; done; echo x > tree2/x";
+    expect((await term.run(`${build}; find tree | wc -l`)).output).toBe("153\n");
+    const r = await term.run("rm -r tree; echo rc=$?; ls; cat keep/k.txt tree2/x; rm -r tree 2>&1 | grep -c 'No such file'; rm -r tree2/x; ls tree2 | wc -l");
+    expect(r.output).toBe("rc=0\nkeep\ntree2\nkept\nx\n1\n0\n");
+    expect(await runtime.fs.stat(`${WORKSPACE}/tree`)).toBeNull();
+    expect(await runtime.fs.stat(`${WORKSPACE}/keep/k.txt`)).toEqual({ type: "file", size: 5 });
+    const job = await runtime.spawnJob("test -e tree || echo gone; cat keep/k.txt", { cwd: WORKSPACE });
+    let out = "";
+    job.onData((c) => (out += c));
+    await job.exited;
+    expect(out).toBe("gone\r\nkept\r\n");
+    await term.run("rm -r tree2");
+    expect((await runtime.memory()).fileBytes).toBe(before);
   });
 });

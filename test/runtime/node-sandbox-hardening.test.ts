@@ -133,7 +133,7 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's a
     });
     const r = await sh(
       sb,
-      `cp -r .git .evil && printf '[core]\\n\\tfsmonitor = touch ${planted("commondir")}; false\\n' > .evil/config && echo ../.evil > .git/commondir && echo planted; ` +
+      `mkdir .evil && cp -r .git/objects .git/refs .git/HEAD .evil/ && printf '[core]\\n\\tfsmonitor = touch ${planted("commondir")}; false\\n' > .evil/config && echo ../.evil > .git/commondir && echo planted; ` +
         "for i in 1 2 3 4 5 6 7 8 9 10; do [ -e .git/commondir ] || break; sleep 0.2; done; [ -e .git/commondir ] && echo STILL-THERE || echo removed",
     );
     expect(r.output).toContain("planted");
@@ -183,10 +183,10 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's a
     await fsp.mkdir(join(ws, "p/.vscode"), { recursive: true });
     await fsp.writeFile(join(ws, "p/.vscode/settings.json"), "{}");
     const found = await protectedWritePaths(ws);
-    for (const p of ["a/.git/hooks", "a/.git/config", "p/.vscode", ".bashrc", ".vscode"]) expect(found, p).toContain(join(ws, p));
-    // As deep as the library goes (NODE_SANDBOX.protectScanDepth: a repository's folder at most one level down), and
+    for (const p of ["a/.git/hooks", "a/.git/config", "b/c/.git/hooks", "b/c/.git/config", "p/.vscode", ".bashrc", ".vscode"]) expect(found, p).toContain(join(ws, p));
+    // As deep as the look goes (NODE_SANDBOX.protectScanDepth: a repository's top at most two folders down), and
     // never inside node_modules.
-    expect(found).not.toContain(join(ws, "b/c/.git/hooks"));
+    expect(found.some((p) => p.includes("d/e/f"))).toBe(false);
     expect(found.some((p) => p.includes("node_modules"))).toBe(false);
   });
 

@@ -4,7 +4,8 @@
 // and buffers here, each worker's through the runtime's memory report). The figures are bench/embedded-memory.ts's.
 
 import { describe, expect, it } from "vitest";
-import { embeddedMemoryScenario, type MemoryStep } from "../../bench/embedded-memory.ts";
+import { embeddedBoundsScenario, embeddedMemoryScenario, type MemoryStep } from "../../bench/embedded-memory.ts";
+import { EMBEDDED } from "../../src/limits.ts";
 
 describe("embedded runtime memory", () => {
   it("a large file, 5 MB arguments and 16 jobs cost the file about once, not once per job; the page keeps no argument", async () => {
@@ -32,5 +33,34 @@ describe("embedded runtime memory", () => {
     expect(workers).toBeGreaterThanOrEqual(17);
     expect(last.workersBuffersMiB ?? Infinity).toBeLessThan(workers * 8);
     expect((last.workersHeapMiB ?? Infinity) / workers).toBeLessThan(24);
+  }, 600_000);
+
+  it("embedded-bounds: long folder names, links with long targets and a 64 MiB exported variable with 16 jobs stay within the bounds (names count as bytes, PATH_MAX, a job's environment)", async () => {
+    const steps = await embeddedBoundsScenario();
+    const at = (name: string): MemoryStep => {
+      const s = steps.find((x) => x.step.startsWith(name));
+      if (s === undefined) throw new Error(`no step ${name}`);
+      return s;
+    };
+    const booted = at("booted");
+    const bound = EMBEDDED.limits.maxFileSystemBytes / (1024 * 1024);
+    // the red team's shapes: refused at once by PATH_MAX (nothing is made), not after gigabytes
+    const names = at("long folder names");
+    expect(names.said).toMatch(/stopped at 1\b/);
+    expect(names.fileMiB).toBeLessThan(1);
+    const links = at("links to a 100,000-character target");
+    expect(links.said).toMatch(/stopped at 1\b/);
+    expect(links.fileMiB).toBeLessThan(1);
+    // the largest names the bounds allow: counted in the bytes bound, and what the page and the workers hold follows
+    const largest = at("20,000 folders with paths just under PATH_MAX");
+    expect(largest.fileMiB).toBeGreaterThan(60);
+    expect(largest.fileMiB).toBeLessThanOrEqual(bound);
+    expect(largest.pageHeapMiB - booted.pageHeapMiB).toBeLessThan(2 * bound);
+    expect((largest.workersHeapMiB ?? Infinity) - (booted.workersHeapMiB ?? 0)).toBeLessThan(2 * bound);
+    expect(at("removed").fileMiB).toBeLessThan(1);
+    // every job refused by the bound on a job's environment: no worker got a copy
+    const jobs = at("a 64 MiB exported variable");
+    expect(jobs.said).toBe("16 of 16 jobs refused");
+    expect(jobs.workers).toBeLessThanOrEqual(2);
   }, 600_000);
 });

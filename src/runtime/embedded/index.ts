@@ -14,7 +14,7 @@
 // Markers: `interactive`, `start=N`, `exit=N:CODE`, `cwd=N:PATH`, `prompt`, N = markerNonce. Command output cannot
 // forge them: the nonce is never visible to the shell (not in its environment or files).
 
-import { SHELL, WORKSPACE } from "../../limits.ts";
+import { EMBEDDED, SHELL, WORKSPACE } from "../../limits.ts";
 import { Listeners } from "../../lib/listeners.ts";
 import { hex } from "../../lib/text.ts";
 import type {
@@ -75,6 +75,24 @@ const EXPECTED_PROGRAMS = [
   "python", "python3", "pip", "pip3", "node", "npm", "npx", "git", "curl", "wget", "make", "perl", "vim", "less",
   "bc", "patch", "ps", "kill", "uname", "id",
 ];
+
+/** Why `env` is too large for a job's worker (EMBEDDED.maxJobEnvChars), naming its largest variable; null when it fits. */
+export function envTooLarge(env: Record<string, string>): string | null {
+  let total = 0;
+  let largest = "";
+  let largestChars = -1;
+  for (const [name, value] of Object.entries(env)) {
+    total += name.length + value.length + 2;
+    if (value.length > largestChars) [largest, largestChars] = [name, value.length];
+  }
+  if (total <= EMBEDDED.maxJobEnvChars) return null;
+  const n = (x: number): string => x.toLocaleString("en-US");
+  return (
+    `The job's environment (its exported variables) has ${n(total)} characters, and a job gets at most ${n(EMBEDDED.maxJobEnvChars)}, ` +
+    `as a program's environment is bounded on Linux (ARG_MAX); the largest is ${largest} (${n(largestChars)} characters). ` +
+    `Unexport it (export -n ${largest}) or keep its value in a file the job reads, then start the job again.`
+  );
+}
 
 function randomNonce(): string {
   const bytes = new Uint8Array(12);
@@ -170,6 +188,9 @@ class JustBashRuntime implements EmbeddedRuntime, ProcessHost {
     if (running >= SHELL.maxJobs) {
       throw new Error(`At most ${SHELL.maxJobs} background jobs run at once in the embedded shell, and ${running} are running: wait for one to end, or stop one (job_kill), then start this one.`);
     }
+    // each job's worker gets its own copy of the environment: bounded, as a program's is on Linux (ARG_MAX)
+    const tooLarge = envTooLarge(options.env ?? {});
+    if (tooLarge !== null) throw new Error(tooLarge);
     return this.track(new JobProcess(this, command, options));
   }
 

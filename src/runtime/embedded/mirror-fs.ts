@@ -169,6 +169,8 @@ export class MirrorFs implements RuntimeFs {
       if (existing.kind === "dir" && this.store.children(dest).length > 0) throw new FsError("ENOTEMPTY", "rename", to);
     }
     const moved = this.store.subtree(src).map((x) => ({ ...x, path: dest + x.path.slice(src.length) }));
+    // every path under it gets `dest` for `src`: each must fit Linux's limits, and the longer names the bound on bytes
+    this.store.assertNames(moved, (dest.length - src.length) * moved.length, "rename", to);
     this.change({ op: "delete", path: src });
     this.change({ op: "sync", path: dest, entries: moved });
   }

@@ -11,7 +11,7 @@
 import { EMBEDDED } from "../../limits.ts";
 // just-bash's path normalisation (`ke`: absolute, no `.`/`..`/empty parts, no trailing slash) is the leaf's normalizePath.
 import { isInside as isUnder, joinPath, normalizePath, parentOf } from "../../lib/paths.ts";
-import { DEFAULT_BOUNDS, FsError, spaceDetail } from "./fs-errors.ts";
+import { DEFAULT_BOUNDS, FsError, nameBytes, nameTooLong, spaceDetail } from "./fs-errors.ts";
 import type { FsBounds, FsEntry, FsOp } from "./protocol.ts";
 
 export const DIR_MODE = 0o755;
@@ -28,9 +28,14 @@ function linkTarget(link: string, target: string): string {
   return target.startsWith("/") ? normalizePath(target) : normalizePath(joinPath(parentOf(link), target));
 }
 
+/** What an entry costs: a file's bytes, and every entry's path and a link's target. */
+function costOf(path: string, e: Entry): number {
+  return (e.kind === "file" ? e.size : 0) + nameBytes(path, e.kind === "symlink" ? e.target : undefined);
+}
+
 export class MirrorStore {
   private readonly entries = new Map<string, Entry>();
-  /** Bytes of all files. */
+  /** Bytes of all files, with every entry's path and every link's target (what they cost here). */
   private totalBytes = 0;
 
   constructor(
@@ -45,7 +50,7 @@ export class MirrorStore {
     return this.entries.size;
   }
 
-  /** Bytes of all files together. */
+  /** Bytes of all files together, with their names and links' targets (EMBEDDED.limits.maxFileSystemBytes). */
   get bytes(): number {
     return this.totalBytes;
   }
@@ -53,17 +58,34 @@ export class MirrorStore {
   // -------------------------------------------------------------------------------------------- bounds
 
   /**
-   * Throws ENOSPC when a write of `path` that leaves it `newSize` bytes long, creating `newEntries` entries, would
-   * pass a bound.
+   * Throws ENAMETOOLONG when `path` is longer than Linux allows, and ENOSPC when a write of `path` that leaves it
+   * `newSize` bytes long, creating `newEntries` entries (the path's name counts for a new one), would pass a bound.
    */
   assertRoom(path: string, newSize: number, newEntries: number, syscall: string): void {
+    const tooLong = nameTooLong(path);
+    if (tooLong !== null) throw new FsError("ENAMETOOLONG", syscall, path, tooLong);
     const old = this.entries.get(path);
     const oldSize = old?.kind === "file" ? old.size : 0;
-    if (newSize > oldSize && this.totalBytes - oldSize + newSize > this.bounds.bytes) {
+    const grows = newSize - oldSize + (newEntries > 0 ? nameBytes(path) : 0);
+    if (grows > 0 && this.totalBytes + grows > this.bounds.bytes) {
       throw new FsError("ENOSPC", syscall, path, spaceDetail("bytes", this.totalBytes, this.bounds));
     }
     if (newEntries > 0 && this.entries.size + newEntries > this.bounds.files + 1) {
       throw new FsError("ENOSPC", syscall, path, spaceDetail("files", this.entries.size - 1, this.bounds));
+    }
+  }
+
+  /**
+   * Throws ENAMETOOLONG when one of `paths` (a tree's new paths) is longer than Linux allows, and ENOSPC when their
+   * names, `grows` characters longer in all than before, would pass the bound on bytes.
+   */
+  assertNames(paths: Array<{ path: string; target?: string }>, grows: number, syscall: string, shown: string): void {
+    for (const { path, target } of paths) {
+      const tooLong = nameTooLong(path, target);
+      if (tooLong !== null) throw new FsError("ENAMETOOLONG", syscall, shown, tooLong);
+    }
+    if (grows > 0 && this.totalBytes + grows > this.bounds.bytes) {
+      throw new FsError("ENOSPC", syscall, shown, spaceDetail("bytes", this.totalBytes, this.bounds));
     }
   }
 
@@ -113,11 +135,11 @@ export class MirrorStore {
     }
   }
 
-  /** Sets an entry, keeping the byte count. */
+  /** Sets an entry, keeping the byte count (its content, its path and a link's target). */
   private setFile(path: string, entry: Entry): void {
     const old = this.entries.get(path);
-    if (old?.kind === "file") this.totalBytes -= old.size;
-    if (entry.kind === "file") this.totalBytes += entry.size;
+    if (old !== undefined) this.totalBytes -= costOf(path, old);
+    this.totalBytes += costOf(path, entry);
     this.entries.set(path, entry);
   }
 
@@ -155,13 +177,13 @@ export class MirrorStore {
     const parent = parentOf(path);
     if (parent === "/" || this.entries.has(parent)) return;
     this.ensureParents(parent);
-    this.entries.set(parent, { kind: "dir", mode: DIR_MODE, mtime: Date.now() });
+    this.setFile(parent, { kind: "dir", mode: DIR_MODE, mtime: Date.now() });
   }
 
   private mkdirs(path: string, mtime: number): void {
     if (this.entries.has(path)) return;
     this.ensureParents(path);
-    this.entries.set(path, { kind: "dir", mode: DIR_MODE, mtime });
+    this.setFile(path, { kind: "dir", mode: DIR_MODE, mtime });
   }
 
   private deleteTree(path: string): void {
@@ -173,7 +195,7 @@ export class MirrorStore {
 
   private deleteOne(path: string): void {
     const e = this.entries.get(path);
-    if (e?.kind === "file") this.totalBytes -= e.size;
+    if (e !== undefined) this.totalBytes -= costOf(path, e);
     this.entries.delete(path);
   }
 

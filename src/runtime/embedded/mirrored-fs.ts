@@ -11,7 +11,7 @@
 import { InMemoryFs } from "just-bash/browser";
 import { EMBEDDED, UNMIRRORED_PREFIXES } from "./config.ts";
 import { bytesToLatin1, type DeviceHooks, Devices, type Enc, encodingOf, ttyKind } from "./devices.ts";
-import { spaceDetail } from "./fs-errors.ts";
+import { nameBytes, nameTooLong, shortPath, spaceDetail } from "./fs-errors.ts";
 import type { FsBounds, FsEntry, FsOp } from "./protocol.ts";
 import { isInside as isUnder, normalizePath } from "../../lib/paths.ts";
 
@@ -36,6 +36,47 @@ interface InMemoryInternals {
 }
 
 type Stat = Awaited<ReturnType<InMemoryFs["stat"]>>;
+
+const entryNameBytes = (path: string, e: RawEntry): number => nameBytes(path, e.type === "symlink" ? e.target : undefined);
+
+/**
+ * InMemoryFs's map of entries, counting what its keys and links' targets cost (EMBEDDED.limits.maxFileSystemBytes
+ * counts them as it counts files' bytes): just-bash makes folders and links with `data.set` itself, past setEntry.
+ */
+class NamedEntries extends Map<string, RawEntry> {
+  bytes = 0;
+  onChange: () => void = () => undefined;
+
+  override set(path: string, entry: RawEntry): this {
+    // (made empty: Map's own constructor would call this before the fields exist)
+    const old = super.get(path);
+    super.set(path, entry);
+    this.bytes += entryNameBytes(path, entry) - (old === undefined ? 0 : entryNameBytes(path, old));
+    this.onChange();
+    return this;
+  }
+
+  override delete(path: string): boolean {
+    const old = super.get(path);
+    if (old === undefined) return false;
+    this.bytes -= entryNameBytes(path, old);
+    super.delete(path);
+    this.onChange();
+    return true;
+  }
+
+  override clear(): void {
+    this.bytes = 0;
+    super.clear();
+    this.onChange();
+  }
+}
+
+/** Throws ENAMETOOLONG (Linux's words) when `path` or a link's `target` is longer than Linux allows. */
+function assertNameFits(path: string, syscall: string, target?: string): void {
+  const why = nameTooLong(path, target);
+  if (why !== null) throw new Error(`ENAMETOOLONG: ${why}, ${syscall} '${shortPath(path)}'`);
+}
 
 function mirrored(path: string): boolean {
   return !UNMIRRORED_PREFIXES.some((prefix) => path.startsWith(prefix));
@@ -68,9 +109,15 @@ export class MirroredFs extends InMemoryFs {
     if (!(internals.data instanceof Map) || typeof internals.retainedBytes !== "number" || internals.maxTotalBytes !== bounds.bytes || methods.some((m) => typeof internals[m] !== "function")) {
       throw new Error("sandshell: just-bash's InMemoryFs changed shape; the embedded runtime needs just-bash 3.4.2");
     }
-    // Stubs hold no bytes here but count toward the bound, as their files do on the page: just-bash's own byte
-    // bound is kept at what the stubs leave (setEntry and deleteEntry see every entry that comes and goes).
+    // Stubs hold no bytes here but count toward the bound, as their files do on the page, and so do names and links'
+    // targets: just-bash's own byte bound is kept at what they leave (setEntry and deleteEntry see every file that
+    // comes and goes, NamedEntries every entry).
     const inner = this.internals;
+    const named = new NamedEntries();
+    for (const [path, entry] of inner.data) named.set(path, entry);
+    named.onChange = () => this.updateByteBound();
+    inner.data = named;
+    this.names = named;
     const setEntry = inner.setEntry.bind(this);
     const deleteEntry = inner.deleteEntry.bind(this);
     inner.setEntry = (path, entry) => {
@@ -100,12 +147,25 @@ export class MirroredFs extends InMemoryFs {
 
   private setStubBytes(bytes: number): void {
     this.stubBytes = Math.max(0, bytes);
-    this.internals.maxTotalBytes = Math.max(0, this.bounds.bytes - this.stubBytes);
+    this.updateByteBound();
   }
 
-  /** Bytes of all files as this worker knows them (what it holds, and its stubs' sizes). */
+  /** Names and links' targets of every entry here (the interpreter's own layout among them, until attach). */
+  private readonly names: NamedEntries;
+  /** What the interpreter's own layout's names cost: not counted (see attach). */
+  private layoutNameBytes = 0;
+
+  private get entryNameBytes(): number {
+    return Math.max(0, this.names.bytes - this.layoutNameBytes);
+  }
+
+  private updateByteBound(): void {
+    this.internals.maxTotalBytes = Math.max(0, this.bounds.bytes - this.stubBytes - this.entryNameBytes);
+  }
+
+  /** Bytes of all files as this worker knows them (what it holds, its stubs' sizes, every entry's name). */
   private get usedBytes(): number {
-    return this.internals.retainedBytes + this.stubBytes;
+    return this.internals.retainedBytes + this.stubBytes + this.entryNameBytes;
   }
 
   private get internals(): InMemoryInternals {
@@ -116,20 +176,63 @@ export class MirroredFs extends InMemoryFs {
    * Starts reporting changes (after the page's snapshot of `pageEntries` entries and the interpreter's layout are in):
    * what is here beyond the page's entries is the interpreter's own and does not count toward the bound on files.
    */
-  attach(report: (ops: FsOp[]) => void, hooks: DeviceHooks, pageEntries: number): void {
+  attach(report: (ops: FsOp[]) => void, hooks: DeviceHooks, pageEntries: number, pageNameBytes = 0): void {
     this.report = report;
     this.hooks = hooks;
     this.layoutEntries = this.internals.data.size - pageEntries;
+    this.layoutNameBytes = Math.max(0, this.names.bytes - pageNameBytes);
+    this.updateByteBound();
   }
 
   // -------------------------------------------------------------------------------------------- bounds
 
-  /** Throws ENOSPC when creating `path` would pass the bound on files. */
-  private assertCanCreate(path: string): void {
+  /**
+   * Throws ENAMETOOLONG when `path` (or a link's `target`) is longer than Linux allows, and ENOSPC when creating it
+   * and the folders missing above it would pass the bound on files or on bytes (their names count).
+   */
+  private assertCanCreate(path: string, syscall: string, target?: string): void {
     const data = this.internals.data;
-    if (data.has(normalizePath(path))) return;
-    const used = data.size - this.layoutEntries;
-    if (used >= this.bounds.files) throw new Error(`ENOSPC: ${spaceDetail("files", used, this.bounds)}`);
+    const p = normalizePath(path);
+    assertNameFits(p, syscall, target);
+    if (data.has(p)) return;
+    let count = 0;
+    let bytes = 0;
+    for (let cur = p; cur !== "/" && !data.has(cur); cur = cur.slice(0, Math.max(1, cur.lastIndexOf("/")))) {
+      count++;
+      bytes += nameBytes(cur, cur === p ? target : undefined);
+    }
+    this.assertRoomFor(count, bytes);
+  }
+
+  /** Throws ENOSPC when `count` more entries whose names cost `bytes` would pass a bound. */
+  private assertRoomFor(count: number, bytes: number): void {
+    const used = this.internals.data.size - this.layoutEntries;
+    if (count > 0 && used + count > this.bounds.files) throw new Error(`ENOSPC: ${spaceDetail("files", used, this.bounds)}`);
+    if (bytes > 0 && this.usedBytes + bytes > this.bounds.bytes) throw new Error(`ENOSPC: ${spaceDetail("bytes", this.usedBytes, this.bounds)}`);
+  }
+
+  /**
+   * A copy (`keep`) or move of the tree at `src` to `dest`: every path under it gets `dest` for `src`, so the names
+   * must fit Linux's limits and, with the entries a copy adds, the bounds (files' bytes are just-bash's to check).
+   */
+  private assertTreeFits(src: string, dest: string, syscall: string, keep: boolean): void {
+    const s = normalizePath(src);
+    const d = normalizePath(dest);
+    const data = this.internals.data;
+    let count = 0;
+    let bytes = 0;
+    let longest = "";
+    for (const [path, entry] of data) {
+      if (!isUnder(path, s)) continue;
+      const moved = d + path.slice(s.length);
+      if (moved.length > longest.length) longest = moved;
+      assertNameFits(moved, syscall, entry.type === "symlink" ? entry.target : undefined);
+      if (data.has(moved)) continue;
+      count++;
+      bytes += moved.length - (keep ? 0 : path.length) + (keep && entry.type === "symlink" ? entry.target.length : 0);
+    }
+    if (longest !== "") assertNameFits(longest, syscall);
+    this.assertRoomFor(keep ? count : 0, bytes);
   }
 
   /** Runs a change; just-bash's ENOSPC comes out with the bound and what to do instead. */
@@ -301,7 +404,7 @@ export class MirroredFs extends InMemoryFs {
   override async writeFile(path: string, content: Uint8Array | string, options?: Parameters<InMemoryFs["writeFile"]>[2]): Promise<void> {
     if (this.devices.write(path, content, options as Enc)) return;
     const p = normalizePath(path);
-    this.assertCanCreate(p);
+    this.assertCanCreate(p, "open");
     await this.track(() => this.bounded(() => super.writeFile(path, content, options)), () => this.putOf(p));
   }
 
@@ -310,7 +413,7 @@ export class MirroredFs extends InMemoryFs {
     const p = normalizePath(path);
     const before = this.internals.data.get(p);
     const prevLen = before?.type === "file" && "content" in before && before.content instanceof Uint8Array ? before.content.length : null;
-    this.assertCanCreate(p);
+    this.assertCanCreate(p, "open");
     await this.track(
       () => this.bounded(() => super.appendFile(path, content, options)),
       () => {
@@ -328,7 +431,7 @@ export class MirroredFs extends InMemoryFs {
   override async mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
     const p = normalizePath(path);
     const existed = this.internals.data.has(p);
-    this.assertCanCreate(p);
+    this.assertCanCreate(p, "mkdir");
     await this.track(
       () => super.mkdir(path, options),
       () => (existed || !mirrored(p) ? null : [{ op: "mkdirs", path: p, mtime: Date.now() }]),
@@ -339,20 +442,39 @@ export class MirroredFs extends InMemoryFs {
     const p = normalizePath(path);
     const existed = this.internals.data.has(p);
     await this.track(
-      () => super.rm(path, options),
+      () => (options?.recursive === true ? this.rmTree(path, p, options.force === true) : super.rm(path, options)),
       () => (existed && mirrored(p) ? [{ op: "delete", path: p }] : null),
     );
   }
 
+  /**
+   * `rm -r` of a folder in one pass over the entries: just-bash's lists each folder by scanning every entry, so its
+   * recursive removal was quadratic (20,000 folders with long paths: 179 s in the worker). Children go before their
+   * folder, through deleteEntry as just-bash's own removal does (it keeps the byte counts).
+   */
+  private async rmTree(path: string, p: string, force: boolean): Promise<void> {
+    const data = this.internals.data;
+    const top = data.get(p);
+    if (top === undefined || top.type !== "directory" || p === "/") return super.rm(path, { recursive: true, force });
+    const prefix = `${p}/`;
+    const under: string[] = [];
+    for (const key of data.keys()) if (key.startsWith(prefix)) under.push(key);
+    under.sort((a, b) => b.length - a.length);
+    for (const key of under) this.internals.deleteEntry(key);
+    this.internals.deleteEntry(p);
+  }
+
   override async cp(src: string, dest: string, options?: { recursive?: boolean }): Promise<void> {
     const d = normalizePath(dest);
-    this.assertCanCreate(d);
+    this.assertCanCreate(d, "cp");
+    if (options?.recursive) this.assertTreeFits(src, dest, "cp", true);
     await this.track(() => this.bounded(() => super.cp(src, dest, options)), () => this.putOf(d));
   }
 
   override async mv(src: string, dest: string): Promise<void> {
     const s = normalizePath(src);
     const d = normalizePath(dest);
+    this.assertTreeFits(s, d, "rename", false);
     await this.track(
       () => super.mv(src, dest),
       () => {
@@ -372,13 +494,13 @@ export class MirroredFs extends InMemoryFs {
 
   override async symlink(target: string, linkPath: string): Promise<void> {
     const p = normalizePath(linkPath);
-    this.assertCanCreate(p);
+    this.assertCanCreate(p, "symlink", target);
     await this.track(() => super.symlink(target, linkPath), () => this.putOf(p));
   }
 
   override async link(existingPath: string, newPath: string): Promise<void> {
     const p = normalizePath(newPath);
-    this.assertCanCreate(p);
+    this.assertCanCreate(p, "link");
     await this.track(() => super.link(existingPath, newPath), () => this.putOf(p));
   }
 

@@ -6,6 +6,7 @@
 // - a background job: one command line, its output as it comes, its exit code.
 
 import { CarryOver } from "./carry-over.ts";
+import { nameBytes } from "./fs-errors.ts";
 import { InteractiveShell } from "./interactive-shell.ts";
 import { Interpreter } from "./interpreter.ts";
 import { MirroredFs } from "./mirrored-fs.ts";
@@ -114,7 +115,7 @@ export class ShellCore {
           this.reads.set(id, resolve);
           this.post({ t: "read", id, path });
         }),
-    }, init.fs.length);
+    }, init.fs.length, init.fs.reduce((n, e) => n + nameBytes(e.path, e.kind === "symlink" ? e.target : undefined), 0));
 
     if (init.mode === "job") {
       await this.runJob(interp, init.command ?? "");
