@@ -610,7 +610,7 @@ export class ScriptAnalyzer {
           let nameref = false;
           for (const [i, c] of node.children.entries()) {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
-            else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true);
+            else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true, keyword !== "unset");
             else if (c.type === "variable_name") {
               fact.argv.push(literalWord(c.text));
               // `unset PATH` (bash then looks for programs in the current directory), `local PATH` (unset in the function).
@@ -632,6 +632,16 @@ export class ScriptAnalyzer {
                   if (name.includes(DYN)) continue;
                   if ((keyword === "unset" || keyword === "local") && !w.value.includes("=") && !fact.argv.some((a) => /^-[a-z]*f/.test(a.value))) this.shellAssigns(fact, ctx, name);
                   else this.forget(ctx, name);
+                }
+                // `export 'PATH=/tmp'`, `export {PATH,x}=/tmp`, `declare "x=$v"`: a word that reads `NAME=value` once
+                // expanded is an assignment to the builtin, whatever quotes made it. A name not known before it
+                // runs may be any variable.
+                const full = (k === 0 ? joined : "") + w.value;
+                const m = keyword !== "unset" && !/^[-+]/.test(full) ? /^([^=]+?)(\+?)=([^]*)$/.exec(full) : null;
+                if (m) {
+                  const name = m[1]!;
+                  if (name.includes(DYN)) ctx.scope.forgetAll();
+                  this.assignValue(name, { raw: w.raw, value: m[3]!, dynamic: m[3]!.includes(DYN), glob: false }, m[2] === "+", fact, ctx, !name.includes(DYN));
                 }
               }
             }
@@ -880,7 +890,11 @@ export class ScriptAnalyzer {
     return fact;
   }
 
-  private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean): void {
+  /**
+   * `declared`: an argument of declare, typeset, local, export or readonly, which bash brace-expands as a whole
+   * word (`declare x={a,/etc}` is `declare x=a x=/etc`), unlike a plain assignment.
+   */
+  private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean, declared = false): void {
     const nameNode = node.childForFieldName("name");
     const name = nameNode?.text ?? "";
     const valueNode = node.childForFieldName("value");
@@ -893,8 +907,14 @@ export class ScriptAnalyzer {
         if (key) this.arith(key[1]!, false, `the subscript [${key[1]}]=`, fact, ctx);
       }
     }
-    const value = valueNode ? this.word(valueNode, ctx.scope) : literalWord("");
     if (valueNode) words.push(valueNode);
+    const append = /^[^=]*\+=/.test(node.text);
+    const values = valueNode ? (declared ? this.fields(valueNode, ctx.scope, "value", true) : [this.word(valueNode, ctx.scope)]) : [literalWord("")];
+    for (const value of values) this.assignValue(name, value, append, fact, ctx, persistent);
+  }
+
+  /** One variable set to one value: for the rules, for the prompt code bash runs later, and for the scope. */
+  private assignValue(name: string, value: Word, append: boolean, fact: Command, ctx: Ctx, persistent: boolean): void {
     fact.assignments.push({ name, value });
     // Text bash runs later: PROMPT_COMMAND before each prompt, and the $(…) of PS0, PS1, PS2 and PS4 each time
     // the prompt is shown. It is judged now, as if it were written here.
@@ -905,7 +925,7 @@ export class ScriptAnalyzer {
       this.run(code, { ...nested(ctx), via: name }, this.script, this.options, `in ${name}`);
     }
     if (!persistent) return;
-    this.setVar(ctx, name, value, /^[^=]*\+=/.test(node.text));
+    this.setVar(ctx, name, value, append);
   }
 
   /** A plain assignment as the script makes it. */
@@ -1375,7 +1395,7 @@ export class ScriptAnalyzer {
    * holds blanks splits into several words (none when it is empty) in a command's arguments; elsewhere,
    * or inside a longer word, such a value is unknown.
    */
-  fields(node: SyntaxNode, scope: Scope, mode: WordMode): Word[] {
+  fields(node: SyntaxNode, scope: Scope, mode: WordMode, braces = mode !== "value"): Word[] {
     let dynamic = false;
     let glob = false;
     let splits = false;
@@ -1466,10 +1486,11 @@ export class ScriptAnalyzer {
     // first, and tilde expansion see only what bash sees; the marks are read back below.
     const marked = visit(node, false);
     let words = [marked];
-    if (mode !== "value" && marked.includes(BRACE_OPEN)) {
+    if (braces && marked.includes(BRACE_OPEN)) {
       // `touch {/var/tmp/x,y}`, `rm {-rf,/}`: the words bash runs. Too many to follow (or a redirect's target that
-      // becomes several words, which bash refuses): unknown.
-      const expanded = expandBraces(marked);
+      // becomes several words, which bash refuses): unknown. The value of `declare x={a,b}` is the end of the
+      // word `x={a,b}`, which is never empty: its empty alternatives stay.
+      const expanded = expandBraces(mode === "value" ? QUOTED + marked : marked);
       if (expanded === null || (mode === "redirect" && expanded.length !== 1)) return [{ raw: node.text, value: DYN, dynamic: true, glob }];
       words = expanded;
     }

@@ -40,6 +40,17 @@ const CLASSES: Record<string, Spelling[]> = {
     { bash: "mkdir -p d/e; rm -{r..r}f d; [ -e d ] || touch F", guard: "rm -{r..r}f /", balanced: "deny/recursive-delete-root", strict: "deny/recursive-delete-root" },
     { bash: "mkdir h; HOME=$PWD/h; touch {~,x}/../F", guard: "tee {~/.bashrc,x} < /dev/null", balanced: "ask/config-write", strict: "deny/config-write" },
   ],
+  "a word of declare, export, local or readonly that reads NAME=value once expanded is an assignment": [
+    { bash: `${W}x=ok; export 'x=..'; touch $x/F`, guard: "x=/tmp/a; export 'x=/etc'; touch $x/passwd", balanced: "deny/write-outside-workspace", strict: "deny/write-outside-workspace" },
+    { bash: `${W}x=ok; declare x'=..'; touch $x/F`, guard: "x=/tmp/a; declare x'=/etc'; touch $x/passwd", balanced: "deny/write-outside-workspace", strict: "deny/write-outside-workspace" },
+    { bash: `${W}x=ok; export {x,y}=..; touch $x/F`, guard: "x=/tmp/a; export {x,y}=/etc; touch $x/passwd", balanced: "deny/write-outside-workspace", strict: "deny/write-outside-workspace" },
+    // bash brace-expands the whole argument `x={ok,..}` of a declaration builtin (not a plain `x={ok,..}`): x is `..`.
+    { bash: `${W}declare x={ok,..}; touch $x/F`, guard: "declare x={/tmp/a,/etc}; touch $x/passwd", balanced: "deny/write-outside-workspace", strict: "deny/write-outside-workspace" },
+    { bash: `${W}typeset x={ok,..}; touch $x/F`, guard: "export PATH={/usr/bin,/tmp/x}", balanced: "ask/environment", strict: "deny/environment" },
+    { bash: "export 'PATH=/nonexistent'; ls 2>/dev/null || /usr/bin/touch F", guard: "export 'PATH=/tmp/x'", balanced: "ask/environment", strict: "deny/environment" },
+    { bash: "f() { local 'PATH=/nonexistent'; ls 2>/dev/null || /usr/bin/touch F; }; f", guard: "f() { local {PATH,x}=/tmp/x; ls; }; f", balanced: "ask/environment", strict: "deny/environment" },
+    { bash: "export \"$(echo PATH)=/nonexistent\"; ls 2>/dev/null || /usr/bin/touch F", guard: 'export "$(cat name)=/tmp/x"', balanced: "ask/environment", strict: "deny/environment" },
+  ],
   "sed's y has no bracket expressions (F1)": [
     { bash: "echo a > f; sed 'y/[/]/;1e touch F #/' f", guard: "sed 'y/[/]/;1e touch /var/tmp/x #/' f", balanced: "ask/not-allowlisted", strict: "deny/not-allowlisted" },
     { bash: "echo a > f; sed 'y,[,],;1e touch F #,' f", guard: "sed 'y,[,],;1e id #,' f", balanced: "ask/not-allowlisted", strict: "deny/not-allowlisted" },
@@ -83,6 +94,22 @@ for (const [name, spellings] of Object.entries(CLASSES)) {
   });
 }
 
+describe("a quoted PROMPT_COMMAND given to export runs at the next prompt", () => {
+  it("works in real interactive bash: export 'PROMPT_COMMAND=touch F'", () => {
+    expect(tripped("export 'PROMPT_COMMAND=touch F'", { interactive: true })).toBe(true);
+  });
+  it.each([
+    ["export 'PROMPT_COMMAND=rm -rf /'", "deny/recursive-delete-root", "deny/recursive-delete-root"],
+    ["declare -x 'PS1=$(touch /var/tmp/x)'", "deny/write-outside-workspace", "deny/write-outside-workspace"],
+    ["declare -x 'PS1=$(id)'", "ask/environment", "deny/environment"],
+    ["export {PROMPT_COMMAND,x}=id", "ask/environment", "deny/environment"],
+  ])("its text is judged, and setting it asks: %s", async (c, balanced, strict) => {
+    const b = (await guardFor("balanced")).check(c);
+    const st = (await guardFor("strict")).check(c);
+    expect([`${b.decision}/${b.rule}`, `${st.decision}/${st.rule}`]).toEqual([balanced, strict]);
+  });
+});
+
 describe("gawk reads an awk bracket class as mawk does (F3)", () => {
   it.skipIf(!has("gawk"))("works in real gawk: a `/` inside `[[:alpha:]/]` does not end the regular expression", () => {
     expect(tripped(`gawk 'BEGIN { x = /[[:alpha:]/]/ / 1; system("touch F"); x = 1 / 1 }'`)).toBe(true);
@@ -105,6 +132,7 @@ describe("what stays allowed", () => {
     "sed 'y/[/]/' f", "sed 's/[/]/x/' f", "sed -n '/[[:alpha:]/]/p' f",
     "awk '/[[:alpha:]]/ {print}' f", "awk '/[[:alpha:][:digit:]_]+/ {print $1}' f", "awk '/[]a/]/' f", "awk '/[^]a]/' f",
     "tree -L 2 .", "tree -Lo 1 out.txt .", "tree --charset ascii -d src", "tree src -L 2",
+    "x={a,b}; echo $x", "export NODE_ENV=production", "export 'NODE_ENV=production'", "declare x=1; echo $x",
   ])("%s", async (c) => {
     expect((await guardFor("balanced")).check(c).decision).toBe("allow");
   });
