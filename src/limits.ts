@@ -25,6 +25,14 @@ export const GUARD = {
    */
   maxKnownValueChars: 4096,
   /**
+   * Brace expansion the guard follows (`touch {a,b}/{1..3}`): at most so many words, and so many characters in
+   * all, from one word of at most `maxBraceWordChars` characters; past any of them the word is unknown (a write
+   * to it asks), since `{1..99999999}` or `{a,b}{a,b}…` would otherwise cost more than the check may.
+   */
+  maxBraceWords: 1024,
+  maxBraceChars: 256 * 1024,
+  maxBraceWordChars: 4096,
+  /**
    * What one parse of a command (or of code inside it) may take: tree-sitter-bash needs time and memory far
    * beyond linear for a few shapes (a long pipeline with a quoted word or an assignment in one stage takes 2 GB
    * at 64 KB and kills the parser), so a parse that passes this budget stops and the command is refused as too

@@ -17,6 +17,7 @@ import { decodeAnsiC as decodeAnsiCAsBash } from "../lib/text.ts";
 import { cdTarget, DYN_NUM, Scope, type ScopeState } from "./scope.ts";
 import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
 import { EXPANSION_BARE, EXPANSION_CLOSE, EXPANSION_OPEN, parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
+import { BRACE_OPEN, BRACE_TILDE, expandBraces, markUnquoted, QUOTED, unmark } from "./braces.ts";
 
 /**
  * Where bash ends the `${…}` that `text` starts with (one past its `}`), or null: a backslash escapes the
@@ -209,6 +210,28 @@ const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
 const SKIP = new Set(["comment", "heredoc_start", "heredoc_end", "variable_name", "file_descriptor"]);
 
 /** Text of a double-quoted or unquoted segment with its backslash escapes applied. */
+/** Unquoted word text: escapes removed (an escaped character is quoted), the rest marked for brace and tilde expansion. */
+function markWordText(text: string): string {
+  if (!text.includes("\\")) return markUnquoted(text);
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== "\\" || i === text.length - 1) out += markUnquoted(c);
+    else if (text[++i] !== "\n") out += QUOTED + text[i] + QUOTED; // a backslash-newline is nothing
+  }
+  return out;
+}
+
+/** Text between the parts of a word: marked when unquoted. */
+function between(text: string, quoted: boolean): string {
+  return quoted ? unescape(text, true) : markWordText(text);
+}
+
+/** Quoted text, or the value of an expansion, in an unquoted word: bracketed so brace expansion reads it as text. */
+function quote(text: string, quoted: boolean): string {
+  return quoted ? text : QUOTED + text + QUOTED;
+}
+
 function unescape(text: string, quoted: boolean): string {
   if (!text.includes("\\")) return text;
   let out = "";
@@ -587,7 +610,7 @@ export class ScriptAnalyzer {
           let nameref = false;
           for (const [i, c] of node.children.entries()) {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
-            else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true);
+            else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true, keyword !== "unset");
             else if (c.type === "variable_name") {
               fact.argv.push(literalWord(c.text));
               // `unset PATH` (bash then looks for programs in the current directory), `local PATH` (unset in the function).
@@ -609,6 +632,16 @@ export class ScriptAnalyzer {
                   if (name.includes(DYN)) continue;
                   if ((keyword === "unset" || keyword === "local") && !w.value.includes("=") && !fact.argv.some((a) => /^-[a-z]*f/.test(a.value))) this.shellAssigns(fact, ctx, name);
                   else this.forget(ctx, name);
+                }
+                // `export 'PATH=/tmp'`, `export {PATH,x}=/tmp`, `declare "x=$v"`: a word that reads `NAME=value` once
+                // expanded is an assignment to the builtin, whatever quotes made it. A name not known before it
+                // runs may be any variable.
+                const full = (k === 0 ? joined : "") + w.value;
+                const m = keyword !== "unset" && !/^[-+]/.test(full) ? /^([^=]+?)(\+?)=([^]*)$/.exec(full) : null;
+                if (m) {
+                  const name = m[1]!;
+                  if (name.includes(DYN)) ctx.scope.forgetAll();
+                  this.assignValue(name, { raw: w.raw, value: m[3]!, dynamic: m[3]!.includes(DYN), glob: false }, m[2] === "+", fact, ctx, !name.includes(DYN));
                 }
               }
             }
@@ -857,7 +890,11 @@ export class ScriptAnalyzer {
     return fact;
   }
 
-  private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean): void {
+  /**
+   * `declared`: an argument of declare, typeset, local, export or readonly, which bash brace-expands as a whole
+   * word (`declare x={a,/etc}` is `declare x=a x=/etc`), unlike a plain assignment.
+   */
+  private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean, declared = false): void {
     const nameNode = node.childForFieldName("name");
     const name = nameNode?.text ?? "";
     const valueNode = node.childForFieldName("value");
@@ -870,8 +907,14 @@ export class ScriptAnalyzer {
         if (key) this.arith(key[1]!, false, `the subscript [${key[1]}]=`, fact, ctx);
       }
     }
-    const value = valueNode ? this.word(valueNode, ctx.scope) : literalWord("");
     if (valueNode) words.push(valueNode);
+    const append = /^[^=]*\+=/.test(node.text);
+    const values = valueNode ? (declared ? this.fields(valueNode, ctx.scope, "value", true) : [this.word(valueNode, ctx.scope)]) : [literalWord("")];
+    for (const value of values) this.assignValue(name, value, append, fact, ctx, persistent);
+  }
+
+  /** One variable set to one value: for the rules, for the prompt code bash runs later, and for the scope. */
+  private assignValue(name: string, value: Word, append: boolean, fact: Command, ctx: Ctx, persistent: boolean): void {
     fact.assignments.push({ name, value });
     // Text bash runs later: PROMPT_COMMAND before each prompt, and the $(…) of PS0, PS1, PS2 and PS4 each time
     // the prompt is shown. It is judged now, as if it were written here.
@@ -882,7 +925,7 @@ export class ScriptAnalyzer {
       this.run(code, { ...nested(ctx), via: name }, this.script, this.options, `in ${name}`);
     }
     if (!persistent) return;
-    this.setVar(ctx, name, value, /^[^=]*\+=/.test(node.text));
+    this.setVar(ctx, name, value, append);
   }
 
   /** A plain assignment as the script makes it. */
@@ -1352,7 +1395,7 @@ export class ScriptAnalyzer {
    * holds blanks splits into several words (none when it is empty) in a command's arguments; elsewhere,
    * or inside a longer word, such a value is unknown.
    */
-  fields(node: SyntaxNode, scope: Scope, mode: WordMode): Word[] {
+  fields(node: SyntaxNode, scope: Scope, mode: WordMode, braces = mode !== "value"): Word[] {
     let dynamic = false;
     let glob = false;
     let splits = false;
@@ -1380,12 +1423,14 @@ export class ScriptAnalyzer {
         case "number": {
           const t = n.text;
           if (!quoted && /(?<!\\)[*?[]/.test(t)) glob = true;
-          return unescape(t, quoted);
+          return quoted ? unescape(t, true) : markWordText(t);
         }
+        case "brace_expression":
+          return quoted ? n.text : markUnquoted(n.text);
         case "raw_string":
-          return n.text.slice(1, -1);
+          return quote(n.text.slice(1, -1), quoted);
         case "ansi_c_string":
-          return decodeAnsiCAsBash(n.text.slice(2, -1)); // octal and hex escapes are bytes, read as UTF-8, as bash does
+          return quote(decodeAnsiCAsBash(n.text.slice(2, -1)), quoted); // octal and hex escapes are bytes, read as UTF-8, as bash does
         case "string":
         case "translated_string":
         case "heredoc_body":
@@ -1397,7 +1442,7 @@ export class ScriptAnalyzer {
           const text = n.text;
           const base = n.startIndex;
           for (const c of n.children) {
-            if (c.startIndex > pos) out += unescape(text.slice(pos - base, c.startIndex - base), inner || quoted);
+            if (c.startIndex > pos) out += between(text.slice(pos - base, c.startIndex - base), inner || quoted);
             if (c.isNamed) {
               // Inside quotes tree-sitter folds whitespace before `$x` or `$(…)` into that node (`" $x"`).
               if (inner && c.type !== "string_content" && c.type !== "heredoc_content") out += /^\s*/.exec(c.text)![0];
@@ -1415,8 +1460,8 @@ export class ScriptAnalyzer {
             } else if (c.type !== '"' && c.type !== '$"' && n.type !== "heredoc_body") out += c.type;
             pos = c.endIndex;
           }
-          if (n.endIndex > pos) out += unescape(text.slice(pos - base), inner || quoted);
-          return out;
+          if (n.endIndex > pos) out += between(text.slice(pos - base), inner || quoted);
+          return inner ? quote(out, quoted) : out;
         }
         case "string_content":
         case "heredoc_content":
@@ -1424,11 +1469,11 @@ export class ScriptAnalyzer {
         case "simple_expansion": {
           const name = n.namedChildren[0]?.text ?? "";
           if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return (dynamic = true), DYN;
-          return quoted ? lookup(name) : bare(lookup(name));
+          return quoted ? lookup(name) : quote(bare(lookup(name)), false);
         }
         case "expansion": {
           const kids = n.namedChildren;
-          if (kids.length === 1 && kids[0]!.type === "variable_name" && n.text === "${" + kids[0]!.text + "}") return quoted ? lookup(kids[0]!.text) : bare(lookup(kids[0]!.text));
+          if (kids.length === 1 && kids[0]!.type === "variable_name" && n.text === "${" + kids[0]!.text + "}") return quoted ? lookup(kids[0]!.text) : quote(bare(lookup(kids[0]!.text)), false);
           dynamic = true;
           return DYN;
         }
@@ -1437,20 +1482,34 @@ export class ScriptAnalyzer {
           return DYN;
       }
     };
-    let value = visit(node, false);
-    if (node.type === "word" || node.type === "concatenation") {
-      // Tilde expansion applies to an unquoted leading ~ only.
-      const first = node.type === "word" ? node : node.children[0];
-      if (first?.type === "word" && first.text.startsWith("~")) {
-        if (value === "~" || value.startsWith("~/")) value = (scope.get("HOME") ?? this.home) + value.slice(1);
-        else if (value === "~+" || value.startsWith("~+/")) value = pwdOf(scope) + value.slice(2);
-        else {
-          value = DYN + value.slice(value.indexOf("/") >= 0 ? value.indexOf("/") : value.length);
-          dynamic = true;
-        }
-      }
+    // Unquoted text comes back with its `{ } , . ~` marked (braces.ts), so that brace expansion, which bash does
+    // first, and tilde expansion see only what bash sees; the marks are read back below.
+    const marked = visit(node, false);
+    let words = [marked];
+    if (braces && marked.includes(BRACE_OPEN)) {
+      // `touch {/var/tmp/x,y}`, `rm {-rf,/}`: the words bash runs. Too many to follow (or a redirect's target that
+      // becomes several words, which bash refuses): unknown. The value of `declare x={a,b}` is the end of the
+      // word `x={a,b}`, which is never empty: its empty alternatives stay.
+      const expanded = expandBraces(mode === "value" ? QUOTED + marked : marked);
+      if (expanded === null || (mode === "redirect" && expanded.length !== 1)) return [{ raw: node.text, value: DYN, dynamic: true, glob }];
+      words = expanded;
     }
-    return finishWord(node.text, value, dynamic, glob, splits, mode);
+    const tilde = (w: string): string => {
+      // Tilde expansion applies to an unquoted leading ~ only.
+      const value = unmark(w);
+      if (!w.startsWith(BRACE_TILDE)) return value;
+      if (value === "~" || value.startsWith("~/")) return (scope.get("HOME") ?? this.home) + value.slice(1);
+      if (value === "~+" || value.startsWith("~+/")) return pwdOf(scope) + value.slice(2);
+      return DYN + value.slice(value.indexOf("/") >= 0 ? value.indexOf("/") : value.length);
+    };
+    if (words.length === 1 && words[0] === marked) {
+      const value = tilde(marked);
+      return finishWord(node.text, value, dynamic || value.includes(DYN), glob, splits, mode);
+    }
+    return words.flatMap((w) => {
+      const value = tilde(w);
+      return finishWord(node.text, value, value.includes(DYN), glob, splits, mode);
+    });
   }
 
   /** Set per check: what `~` means. */

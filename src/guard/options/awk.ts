@@ -65,10 +65,9 @@ export function awkUnsafe(program: string): string | null {
         if (program[i] === "\\") i++;
         else if (program[i] === "\n") return "a regular expression does not end";
         else if (program[i] === "[") {
-          // A bracket expression may hold a `/` (gawk; mawk then fails to compile the shorter regex).
-          if (program[i + 1] === "^") i++;
-          if (program[i + 1] === "]") i++;
-          for (i++; i < program.length && program[i] !== "]"; i++) if (program[i] === "\\") i++;
+          const end = bracketEnd(program, i);
+          if (end === null) return "a bracket expression in a regular expression that awks may read differently (only `[:class:]` may open inside one)";
+          i = end;
         }
       }
       if (i >= program.length) return "a regular expression does not end";
@@ -115,6 +114,31 @@ export function awkUnsafe(program: string): string | null {
       continue;
     }
     after = c === "]" ? "operand" : "operator";
+  }
+  return null;
+}
+
+/**
+ * Where the bracket expression opening at `open` ends (the index of its `]`), read the way gawk's and mawk's
+ * lexers both read it: a `/` inside it is part of it (`/[/]/`, `/[[:alpha:]/]/`), a `]` first (after an
+ * optional `^`) is literal, a backslash takes the next character, and `[:name:]` is read whole. Any other `[`
+ * inside (`[[=a=]`, `[[.a.]`, `[[:alpha]`), a newline or no end: null, since there the awks part ways with
+ * each other or with the guard (mawk knows no `[=`/`[.`), and a reader one token off reads code as text.
+ */
+export function bracketEnd(program: string, open: number): number | null {
+  let i = open + 1;
+  if (program[i] === "^") i++;
+  if (program[i] === "]") i++;
+  for (; i < program.length; i++) {
+    const c = program[i];
+    if (c === "]") return i;
+    if (c === "\\") i++;
+    else if (c === "\n") return null;
+    else if (c === "[") {
+      const m = /^\[:[a-z]+:\]/.exec(program.slice(i, i + 16));
+      if (!m) return null;
+      i += m[0].length - 1;
+    }
   }
   return null;
 }

@@ -3,9 +3,67 @@
 // so layer 2 judges their target; options that run code (`sort --compress-program`, `diff --paginate`,
 // `file -C`) are left out, so they ask.
 
+import { DYN, type Word } from "../facts.ts";
+import { mayBeOption, optionTable, type Opt, type Parsed } from "./getopt.ts";
 import type { ProgramSpec } from "./spec.ts";
 
 const HV = ["help", "version"];
+
+const TREE_SHORT = "acdlfFgipqsuhDnNCrtvUAJQSxXL:P:I:H:T:o:";
+const TREE_LONG = [
+  "noreport", "charset=", "filelimit=", "timefmt=", "dirsfirst", "filesfirst", "du", "si", "prune", "inodes", "device", "sort=", "matchdirs",
+  "ignore-case", "fromfile", "fromtabfile", "fflinks", "metafirst", "gitignore", "gitfile=", "info", "infofile=", "hintro=", "houtro=", "noindent",
+  "nolinks", ...HV,
+];
+const TREE_TABLE = optionTable(TREE_SHORT, TREE_LONG);
+
+/**
+ * tree 2 reads its arguments its own way, not getopt's: a value never attaches (`-L1` is an error), each option
+ * of a bundle that takes a value takes the next word not yet taken (`tree -oL FILE 1 .` is `-o FILE -L 1`, and
+ * `tree -Lo 1 FILE .` is `-L 1 -o FILE`), a long option is its whole name with `=VALUE` or the next word, options
+ * may follow directories, and `--` ends them.
+ */
+function parseTree(args: readonly Word[]): Parsed {
+  const opts: Opt[] = [];
+  const operands: Word[] = [];
+  let options = true;
+  for (let i = 0; i < args.length; ) {
+    const w = args[i++]!;
+    const v = w.value;
+    if (!options || !v.startsWith("-") || v === "-") {
+      if (mayBeOption(w) && options) return { ok: false, unknown: w.raw };
+      operands.push(w);
+      continue;
+    }
+    if (v === "--") {
+      options = false;
+      continue;
+    }
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const name = eq > 0 ? v.slice(2, eq) : v.slice(2);
+      const arity = TREE_TABLE.long.get(name);
+      if (arity === undefined || (eq > 0 && arity === "none")) return { ok: false, unknown: w.raw };
+      if (arity === "required" && eq < 0) {
+        const next = args[i++];
+        if (!next) return { ok: false, unknown: w.raw };
+        opts.push({ name, value: next, word: w });
+      } else opts.push({ name, value: eq > 0 ? { ...w, value: v.slice(eq + 1), dynamic: v.slice(eq + 1).includes(DYN) } : null, word: w });
+      continue;
+    }
+    for (const c of v.slice(1)) {
+      const arity = TREE_TABLE.short.get(c);
+      if (arity === undefined) return { ok: false, unknown: w.raw };
+      if (arity === "none") opts.push({ name: c, value: null, word: w });
+      else {
+        const next = args[i++];
+        if (!next) return { ok: false, unknown: w.raw };
+        opts.push({ name: c, value: next, word: w });
+      }
+    }
+  }
+  return { ok: true, opts, operands };
+}
 
 export const COREUTILS: ProgramSpec[] = [
   {
@@ -477,15 +535,14 @@ export const COREUTILS: ProgramSpec[] = [
   },
   {
     names: ["tree"],
-    short: "adlfFgipqsuhDnNCrtvUJQSxXL:P:I:H:T:o:",
-    long: [
-      "noreport", "charset=", "filelimit=", "timefmt=", "dirsfirst", "filesfirst", "du", "si", "prune", "inodes", "device", "sort=", "matchdirs",
-      "ignore-case", "fromfile", "fromtabfile", "metafirst", "gitignore", "gitfile=", "info", "infofile=", "noindent", "hyperlink=?", "nolinks", ...HV,
-    ],
+    short: TREE_SHORT,
+    long: TREE_LONG,
     writes: ["o"],
+    reads: ["gitfile", "infofile", "hintro", "houtro"],
+    parse: parseTree,
     reason: "tree only lists; its -o output is judged as a write",
-    examples: ["tree -L 2", "tree -a src", "tree -o out.txt"],
-    nearMisses: ["tree -o /etc/x", "tree --exec x"],
+    examples: ["tree -L 2", "tree -a src", "tree -o out.txt", "tree -Lo 1 out.txt .", "tree --charset=ascii -d", "tree src -L 2"],
+    nearMisses: ["tree -o /etc/x", "tree --exec x", "tree -ox /etc/x", "tree -Lo 1 /etc/x .", "tree -oL /etc/x 1 .", "tree -R -H . -L 1", "tree --out=x"],
   },
   {
     names: ["mkdir"],
