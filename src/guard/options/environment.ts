@@ -37,6 +37,7 @@ export function riskyVariable(cmd: Command, eff: Effective): string | null {
     if (exported ? !HARMLESS_ENV.has(variableOf(a.name) ?? "") : !harmlessShellVariable(a.name)) return a.name;
   }
   for (const name of cmd.shellAssigns ?? []) if (!harmlessShellVariable(name)) return name;
+  for (const name of cmd.exports ?? []) if (!HARMLESS_ENV.has(variableOf(name) ?? "")) return name;
   for (const w of wrapperAssignments(cmd, eff)) {
     const name = w.value.slice(0, w.value.indexOf("=")).replace(/\+$/, "");
     if (!HARMLESS_ENV.has(name)) return name;
