@@ -206,6 +206,8 @@ function redirectReceiver(body: SyntaxNode): SyntaxNode | null {
 
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
+/** Builtins whose operands are names they declare, export or unset. */
+const DECLARES = new Set(["export", "declare", "typeset", "local", "readonly", "unset"]);
 const SKIP = new Set(["comment", "heredoc_start", "heredoc_end", "variable_name", "file_descriptor"]);
 
 /** Text of a double-quoted or unquoted segment with its backslash escapes applied. */
@@ -582,8 +584,6 @@ export class ScriptAnalyzer {
           const fact = this.makeCommand(node.text, [], [], ctx, script);
           const words: SyntaxNode[] = [];
           const keyword = node.children[0]?.text ?? "";
-          // declare, typeset and local parse a name given as text, subscript and all; export and readonly do not.
-          const parsesNames = keyword === "declare" || keyword === "typeset" || keyword === "local" || keyword === "unset";
           let nameref = false;
           // tree-sitter splits one word in several parts with nothing between them (`unset a[2]` is the name `a` and
           // the word `[2]`; `unset a[\$\(x\)]` three parts): to bash they are one word, judged as one.
@@ -606,33 +606,7 @@ export class ScriptAnalyzer {
             lastEnd = -1;
           }
           fact.argv.push(...names);
-          // What the flags make of the names: `-p`/`-f`/`-F` of declare only print; `export NAME` and `declare -x
-          // NAME` hand NAME to every later program (judged like `export NAME=…`); `export -f f` hands the function
-          // on as the variable BASH_FUNC_f%%; anything else (unset, local, readonly, `export -n`, `declare -r`…)
-          // sets, unsets or pins a shell variable (judged like `NAME=…`).
-          const flags = names.filter((w) => /^[-+][A-Za-z]+$/.test(w.value)).map((w) => w.value);
-          const on = (letters: RegExp): boolean => flags.some((f) => f[0] === "-" && letters.test(f.slice(1)));
-          const functions = on(/[fF]/);
-          const prints = (keyword === "declare" || keyword === "typeset") && flags.length > 0 && flags.every((f) => /^-[pfF]+$/.test(f));
-          const exports = (keyword === "export" && !on(/n/)) || on(/x/);
-          for (const w of names) {
-            if (/^[-+][A-Za-z]*$/.test(w.value) && !w.dynamic) {
-              if (/^[-+][A-Za-z]*n/.test(w.value)) nameref = true;
-              continue;
-            }
-            if (w.value === "--") continue;
-            if (w.dynamic && !parsesNames) continue; // a computed name: the option spec asks (computedName)
-            const name = w.value.split("=")[0]!;
-            if (parsesNames) this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
-            if (name.includes(DYN)) continue;
-            if (keyword === "unset" && functions) continue; // `unset -f f` removes a function (session-names judges its name)
-            if (exports && functions) (fact.exports ??= []).push(`BASH_FUNC_${name}%%`);
-            else if (prints) this.forget(ctx, name);
-            else if (exports) {
-              (fact.exports ??= []).push(name);
-              this.forget(ctx, name);
-            } else this.shellAssigns(fact, ctx, name);
-          }
+          if (this.declares(fact, ctx, keyword, names)) nameref = true;
           // A nameref makes one name stand for another: the guard follows neither from here on.
           if (nameref) {
             ctx.scope.forgetAll();
@@ -1083,6 +1057,44 @@ export class ScriptAnalyzer {
     }
   }
 
+  /**
+   * The names a declaration builtin (`export`, `declare`, `typeset`, `local`, `readonly`, `unset`) is given,
+   * written plainly or behind `builtin`/`command`, as bash reads them. What the flags make of the names:
+   * `-p`/`-f`/`-F` of declare only print; `export NAME` and `declare -x NAME` hand NAME to every later program
+   * (judged like `export NAME=…`); `export -f f` hands the function on as the variable BASH_FUNC_f%%; anything
+   * else (unset, local, readonly, `export -n`, `declare -r`, `builtin declare x=1`…) sets, unsets or pins a shell
+   * variable (judged like `NAME=…`). True when a flag makes a nameref (`-n`).
+   */
+  private declares(fact: Command, ctx: Ctx, keyword: string, names: readonly Word[]): boolean {
+    // declare, typeset, local and unset parse a name given as text, subscript and all; export and readonly do not.
+    const parsesNames = keyword === "declare" || keyword === "typeset" || keyword === "local" || keyword === "unset";
+    const flags = names.filter((w) => /^[-+][A-Za-z]+$/.test(w.value)).map((w) => w.value);
+    const on = (letters: RegExp): boolean => flags.some((f) => f[0] === "-" && letters.test(f.slice(1)));
+    const functions = on(/[fF]/);
+    const prints = (keyword === "declare" || keyword === "typeset") && flags.length > 0 && flags.every((f) => /^-[pfF]+$/.test(f));
+    const exports = (keyword === "export" && !on(/n/)) || on(/x/);
+    let nameref = false;
+    for (const w of names) {
+      if (/^[-+][A-Za-z]*$/.test(w.value) && !w.dynamic) {
+        if (/^[-+][A-Za-z]*n/.test(w.value)) nameref = true;
+        continue;
+      }
+      if (w.value === "--") continue;
+      if (w.dynamic && !parsesNames) continue; // a computed name: the option spec asks (computedName)
+      const name = w.value.split("=")[0]!;
+      if (parsesNames) this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
+      if (name.includes(DYN)) continue;
+      if (keyword === "unset" && functions) continue; // `unset -f f` removes a function (session-names judges its name)
+      if (exports && functions) (fact.exports ??= []).push(`BASH_FUNC_${name}%%`);
+      else if (prints) this.forget(ctx, name);
+      else if (exports) {
+        (fact.exports ??= []).push(name);
+        this.forget(ctx, name);
+      } else this.shellAssigns(fact, ctx, name);
+    }
+    return nameref;
+  }
+
   /** Builtins that evaluate their arguments as arithmetic or parse them as names with subscripts. */
   private evaluatedText(fact: Command, eff: Effective, ctx: Ctx): void {
     const name = eff.name;
@@ -1104,8 +1116,12 @@ export class ScriptAnalyzer {
     } else if (name === "wait") {
       const v = parseArgs(args, "p").values.get("p");
       if (v) this.evaluatedName(v, "wait -p", fact, ctx);
-    } else if (name === "unset") {
-      for (const w of parseArgs(args).operands) this.evaluatedName(w, "unset", fact, ctx);
+    } else if (name !== null && DECLARES.has(name) && eff.argv[0] !== fact.argv[0]) {
+      // `builtin export PAGER`, `command unset PATH`: the same builtin as written plainly.
+      if (this.declares(fact, ctx, name, args)) {
+        ctx.scope.forgetAll();
+        this.affects(ctx, { opaque: true });
+      }
     }
   }
 

@@ -199,6 +199,32 @@ describe("unset, readonly, export -n, named descriptors and wait -p change a var
   });
 });
 
+describe("declaration builtins behind builtin or command are the same builtins", () => {
+  it.each<Row>([
+    ["builtin unset PATH", "ask", "deny"],
+    ["command unset PATH", "ask", "deny"],
+    ["builtin export PAGER", "ask", "deny"],
+    ["command export PAGER", "ask", "deny"],
+    ["builtin export PAGER=x", "ask", "deny"],
+    ["builtin readonly PATH", "ask", "deny"],
+    ["builtin declare -r PATH", "ask", "deny"],
+    ["builtin declare PATH=x", "ask", "deny"],
+    ["command declare -x PAGER", "ask", "deny"],
+    ["builtin unset PATH[\\$\\(touch\\ /etc/F\\)]", "deny", "deny"],
+    ["builtin declare x=1", "allow", "allow"],
+    ["command export LANG=C", "allow", "allow"],
+    ["builtin unset x", "allow", "allow"],
+  ])("%j", async (...row) => expectVerdicts(row));
+
+  it("real bash: `builtin unset PATH` makes bash look for programs in the current directory", () => {
+    const setup = (d: string): void => {
+      writeFileSync(join(d, "ls"), "#!/bin/sh\n: > F\n");
+      chmodSync(join(d, "ls"), 0o755);
+    };
+    expect(tripped("builtin unset PATH; ls", { setup })).toBe(true);
+  });
+});
+
 describe("export NAME and declare -x NAME without a value hand NAME on, like export NAME=…", () => {
   it.each<Row>([
     ["export PAGER", "ask", "deny"],
