@@ -1116,8 +1116,9 @@ export class ScriptAnalyzer {
     } else if (name === "wait") {
       const v = parseArgs(args, "p").values.get("p");
       if (v) this.evaluatedName(v, "wait -p", fact, ctx);
-    } else if (name !== null && DECLARES.has(name) && eff.argv[0] !== fact.argv[0]) {
-      // `builtin export PAGER`, `command unset PATH`: the same builtin as written plainly.
+    } else if (name !== null && DECLARES.has(name)) {
+      // `builtin export PAGER`, `command unset PATH`, and `! unset PATH` (which tree-sitter reads as a plain
+      // command): the same builtin as a declaration_command. (Those never come here.)
       if (this.declares(fact, ctx, name, args)) {
         ctx.scope.forgetAll();
         this.affects(ctx, { opaque: true });

@@ -199,7 +199,7 @@ describe("unset, readonly, export -n, named descriptors and wait -p change a var
   });
 });
 
-describe("declaration builtins behind builtin or command are the same builtins", () => {
+describe("declaration builtins behind builtin, command or ! are the same builtins", () => {
   it.each<Row>([
     ["builtin unset PATH", "ask", "deny"],
     ["command unset PATH", "ask", "deny"],
@@ -214,6 +214,11 @@ describe("declaration builtins behind builtin or command are the same builtins",
     ["builtin declare x=1", "allow", "allow"],
     ["command export LANG=C", "allow", "allow"],
     ["builtin unset x", "allow", "allow"],
+    // tree-sitter reads a declaration builtin after `!` as a plain command.
+    ["! unset PATH", "ask", "deny"],
+    ["! export PATH=/tmp", "ask", "deny"],
+    ["! declare -x PAGER", "ask", "deny"],
+    ["! unset x", "allow", "allow"],
   ])("%j", async (...row) => expectVerdicts(row));
 
   it("real bash: `builtin unset PATH` makes bash look for programs in the current directory", () => {
@@ -222,6 +227,7 @@ describe("declaration builtins behind builtin or command are the same builtins",
       chmodSync(join(d, "ls"), 0o755);
     };
     expect(tripped("builtin unset PATH; ls", { setup })).toBe(true);
+    expect(tripped("! unset PATH; ls", { setup })).toBe(true);
   });
 });
 
