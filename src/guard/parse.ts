@@ -206,6 +206,18 @@ function redirectReceiver(body: SyntaxNode): SyntaxNode | null {
 
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
+/**
+ * Adds a part's words to `list`; `joined` (the text between it and the word before, "" or a backslash-newline)
+ * when bash reads the two as one word: the part is glued to the last word instead.
+ */
+function appendWords(list: Word[], ws: readonly Word[], joined: string | null): void {
+  const prev = list[list.length - 1];
+  const w = ws[0];
+  if (joined !== null && prev && w && ws.length === 1) {
+    list[list.length - 1] = { raw: prev.raw + joined + w.raw, value: prev.value + w.value, dynamic: prev.dynamic || w.dynamic, glob: prev.glob || w.glob };
+  } else list.push(...ws);
+}
+
 /** Builtins whose operands are names they declare, export or unset. */
 const DECLARES = new Set(["export", "declare", "typeset", "local", "readonly", "unset"]);
 const SKIP = new Set(["comment", "heredoc_start", "heredoc_end", "variable_name", "file_descriptor"]);
@@ -595,11 +607,7 @@ export class ScriptAnalyzer {
             else if (c.type === "variable_name" || !SKIP.has(c.type)) {
               const ws = c.type === "variable_name" ? [literalWord(c.text)] : this.fields(c, ctx.scope, "argv");
               if (c.type !== "variable_name") words.push(c);
-              const prev = names[names.length - 1];
-              const w = ws[0];
-              if (prev && w && ws.length === 1 && lastEnd === c.startIndex) {
-                names[names.length - 1] = { raw: prev.raw + w.raw, value: prev.value + w.value, dynamic: prev.dynamic || w.dynamic, glob: prev.glob || w.glob };
-              } else names.push(...ws);
+              appendWords(names, ws, lastEnd === c.startIndex ? "" : null);
               lastEnd = c.endIndex;
               continue;
             }
@@ -953,14 +961,10 @@ export class ScriptAnalyzer {
       else {
         const inner = c.type === "command_name" ? (c.namedChildren[0] ?? c) : c;
         const ws = this.fields(inner, ctx.scope, "argv");
-        const w = ws[0];
-        const prev = fact.argv[fact.argv.length - 1];
         // Bash drops a backslash-newline inside a word (`r\<newline>m` is rm); tree-sitter splits the word there. It
         // also splits `a[\$\(x\)]` after the `[`, with nothing between the parts: to bash that is one word.
         const gap = lastEnd >= 0 ? source.slice(lastEnd, c.startIndex) : null;
-        if (w && ws.length === 1 && prev && (gap === "\\\n" || gap === "")) {
-          fact.argv[fact.argv.length - 1] = { raw: prev.raw + gap + w.raw, value: prev.value + w.value, dynamic: prev.dynamic || w.dynamic, glob: prev.glob || w.glob };
-        } else fact.argv.push(...ws);
+        appendWords(fact.argv, ws, gap === "\\\n" || gap === "" ? gap : null);
         words.push(inner);
         lastEnd = c.endIndex;
       }
