@@ -60,6 +60,11 @@ export interface Command {
    */
   shellAssigns?: string[];
   /**
+   * Variables the command exports without assigning them (`export NAME`, `declare -x NAME`; `export -f f` as
+   * `BASH_FUNC_f%%`): every later program gets them, so they are judged like `export NAME=…`.
+   */
+  exports?: string[];
+  /**
    * Text this command evaluates as code (arithmetic, a subscript, a prompt string) whose content the
    * guard cannot see: what and where, for the verdict. Commands the guard can see in such text are
    * facts of their own.

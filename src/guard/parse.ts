@@ -207,6 +207,20 @@ function redirectReceiver(body: SyntaxNode): SyntaxNode | null {
 
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
+/**
+ * Adds a part's words to `list`; `joined` (the text between it and the word before, "" or a backslash-newline)
+ * when bash reads the two as one word: the part is glued to the last word instead.
+ */
+function appendWords(list: Word[], ws: readonly Word[], joined: string | null): void {
+  const prev = list[list.length - 1];
+  const w = ws[0];
+  if (joined !== null && prev && w && ws.length === 1) {
+    list[list.length - 1] = { raw: prev.raw + joined + w.raw, value: prev.value + w.value, dynamic: prev.dynamic || w.dynamic, glob: prev.glob || w.glob };
+  } else list.push(...ws);
+}
+
+/** Builtins whose operands are names they declare, export or unset. */
+const DECLARES = new Set(["export", "declare", "typeset", "local", "readonly", "unset"]);
 const SKIP = new Set(["comment", "heredoc_start", "heredoc_end", "variable_name", "file_descriptor"]);
 
 /** Text of a double-quoted or unquoted segment with its backslash escapes applied. */
@@ -605,47 +619,25 @@ export class ScriptAnalyzer {
           const fact = this.makeCommand(node.text, [], [], ctx, script);
           const words: SyntaxNode[] = [];
           const keyword = node.children[0]?.text ?? "";
-          // declare, typeset and local parse a name given as text, subscript and all; export and readonly do not.
-          const parsesNames = keyword === "declare" || keyword === "typeset" || keyword === "local" || keyword === "unset";
           let nameref = false;
-          for (const [i, c] of node.children.entries()) {
+          // tree-sitter splits one word in several parts with nothing between them (`unset a[2]` is the name `a` and
+          // the word `[2]`; `unset a[\$\(x\)]` three parts): to bash they are one word, judged as one.
+          const names: Word[] = [];
+          let lastEnd = -1;
+          for (const c of node.children) {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
             else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true, keyword !== "unset");
-            else if (c.type === "variable_name") {
-              fact.argv.push(literalWord(c.text));
-              // `unset PATH` (bash then looks for programs in the current directory), `local PATH` (unset in the function).
-              const unsets = (keyword === "unset" || keyword === "local") && !fact.argv.some((w) => /^-[a-z]*f/.test(w.value));
-              if (unsets) this.shellAssigns(fact, ctx, c.text);
-              else this.forget(ctx, c.text);
-            } else if (!SKIP.has(c.type)) {
-              const ws = this.fields(c, ctx.scope, "argv");
-              fact.argv.push(...ws);
-              words.push(c);
-              // tree-sitter reads `unset a[2]` as the name `a` and the word `[2]`: to bash they are one word.
-              const prev = i > 0 ? node.children[i - 1] : undefined;
-              const joined = prev?.type === "variable_name" && prev.endIndex === c.startIndex ? prev.text : "";
-              for (const [k, w] of ws.entries()) {
-                if (/^[-+][A-Za-z]*n/.test(w.value) && !w.dynamic) nameref = true;
-                else if (parsesNames && !/^[-+]/.test(w.value)) {
-                  const name = (k === 0 ? joined : "") + w.value.split("=")[0]!;
-                  this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
-                  if (name.includes(DYN)) continue;
-                  if ((keyword === "unset" || keyword === "local") && !w.value.includes("=") && !fact.argv.some((a) => /^-[a-z]*f/.test(a.value))) this.shellAssigns(fact, ctx, name);
-                  else this.forget(ctx, name);
-                }
-                // `export 'PATH=/tmp'`, `export {PATH,x}=/tmp`, `declare "x=$v"`: a word that reads `NAME=value` once
-                // expanded is an assignment to the builtin, whatever quotes made it. A name not known before it
-                // runs may be any variable.
-                const full = (k === 0 ? joined : "") + w.value;
-                const m = keyword !== "unset" && !/^[-+]/.test(full) ? /^([^=]+?)(\+?)=([^]*)$/.exec(full) : null;
-                if (m) {
-                  const name = m[1]!;
-                  if (name.includes(DYN)) ctx.scope.forgetAll();
-                  this.assignValue(name, { raw: w.raw, value: m[3]!, dynamic: m[3]!.includes(DYN), glob: false }, m[2] === "+", fact, ctx, !name.includes(DYN));
-                }
-              }
+            else if (c.type === "variable_name" || !SKIP.has(c.type)) {
+              const ws = c.type === "variable_name" ? [literalWord(c.text)] : this.fields(c, ctx.scope, "argv");
+              if (c.type !== "variable_name") words.push(c);
+              appendWords(names, ws, lastEnd === c.startIndex ? "" : null);
+              lastEnd = c.endIndex;
+              continue;
             }
+            lastEnd = -1;
           }
+          fact.argv.push(...names);
+          if (this.declares(fact, ctx, keyword, names)) nameref = true;
           // A nameref makes one name stand for another: the guard follows neither from here on.
           if (nameref) {
             ctx.scope.forgetAll();
@@ -677,7 +669,7 @@ export class ScriptAnalyzer {
             };
             break;
           }
-          if (/[:[@!]/.test(node.text)) {
+          if (/[:[@!=]/.test(node.text)) {
             const fact = this.makeCommand(node.text, [], [], ctx, script);
             this.expansionCode(node, fact, ctx);
           }
@@ -766,9 +758,9 @@ export class ScriptAnalyzer {
       // `[ a -eq b ]` compares integers without evaluating them; only `[[ ]]` evaluates.
       if (op && n.type === "binary_expression" && ARITH_TESTS.has(op.text) && node.children[0]?.type === "[[") {
         for (const side of n.namedChildren) if (side !== op) this.arith(side.text, false, `[[ ${op.text} ]]`, fact, ctx);
-      } else if (op && n.type === "unary_expression" && op.text === "-v") {
+      } else if (op && n.type === "unary_expression" && (op.text === "-v" || op.text === "-R")) {
         const operand = n.namedChildren.find((c) => c !== op);
-        if (operand) this.evaluatedName(this.word(operand, ctx.scope), `${node.children[0]?.type ?? "["} -v`, fact, ctx);
+        if (operand) this.evaluatedName(this.word(operand, ctx.scope), `${node.children[0]?.type ?? "["} ${op.text}`, fact, ctx);
       }
       todo.push(...n.namedChildren);
     }
@@ -1002,17 +994,24 @@ export class ScriptAnalyzer {
       else {
         const inner = c.type === "command_name" ? (c.namedChildren[0] ?? c) : c;
         const ws = this.fields(inner, ctx.scope, "argv");
-        const w = ws[0];
-        const prev = fact.argv[fact.argv.length - 1];
-        // Bash drops a backslash-newline inside a word (`r\<newline>m` is rm); tree-sitter splits the word there.
-        if (w && ws.length === 1 && prev && lastEnd >= 0 && source.slice(lastEnd, c.startIndex) === "\\\n") {
-          fact.argv[fact.argv.length - 1] = { raw: prev.raw + "\\\n" + w.raw, value: prev.value + w.value, dynamic: prev.dynamic || w.dynamic, glob: prev.glob || w.glob };
-        } else fact.argv.push(...ws);
+        // Bash drops a backslash-newline inside a word (`r\<newline>m` is rm); tree-sitter splits the word there. It
+        // also splits `a[\$\(x\)]` after the `[`, with nothing between the parts: to bash that is one word.
+        const gap = lastEnd >= 0 ? source.slice(lastEnd, c.startIndex) : null;
+        appendWords(fact.argv, ws, gap === "\\\n" || gap === "" ? gap : null);
         words.push(inner);
         lastEnd = c.endIndex;
       }
     }
     for (const r of outerRedirects) this.redirect(r, fact, ctx, words, script, source, where, later);
+    // `{NAME}>file`, `{NAME}<&0`: bash opens a descriptor and stores its number in NAME (in this shell, for a
+    // builtin): `: {PATH}>/dev/null`, `: {BASH_CMDS[ls]}>f`. Read from the text, quotes and all (a quoted one only
+    // asks more). The subscript of an element is evaluated.
+    if (fact.text.includes("}>") || fact.text.includes("}<")) {
+      for (const m of fact.text.matchAll(/(?:^|[\s;&|()])\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)\}(?=[<>])/g)) {
+        this.evaluatedName(literalWord(m[1]!), "a named descriptor", fact, ctx);
+        this.shellAssigns(fact, ctx, m[1]!);
+      }
+    }
     // Things tree-sitter hangs under a heredoc redirect (`cat <<EOF | sh`, `cat <<EOF && x`) come after it.
     for (let i = later.length - 1; i >= 0; i--) {
       const n = later[i]!;
@@ -1095,6 +1094,55 @@ export class ScriptAnalyzer {
     }
   }
 
+  /**
+   * The names a declaration builtin (`export`, `declare`, `typeset`, `local`, `readonly`, `unset`) is given,
+   * written plainly or behind `builtin`/`command`, as bash reads them. What the flags make of the names:
+   * `-p`/`-f`/`-F` of declare only print; `export NAME` and `declare -x NAME` hand NAME to every later program
+   * (judged like `export NAME=…`); `export -f f` hands the function on as the variable BASH_FUNC_f%%; anything
+   * else (unset, local, readonly, `export -n`, `declare -r`, `builtin declare x=1`…) sets, unsets or pins a shell
+   * variable (judged like `NAME=…`). True when a flag makes a nameref (`-n`).
+   */
+  private declares(fact: Command, ctx: Ctx, keyword: string, names: readonly Word[]): boolean {
+    // declare, typeset, local and unset parse a name given as text, subscript and all; export and readonly do not.
+    const parsesNames = keyword === "declare" || keyword === "typeset" || keyword === "local" || keyword === "unset";
+    const flags = names.filter((w) => /^[-+][A-Za-z]+$/.test(w.value)).map((w) => w.value);
+    const on = (letters: RegExp): boolean => flags.some((f) => f[0] === "-" && letters.test(f.slice(1)));
+    const functions = on(/[fF]/);
+    const prints = (keyword === "declare" || keyword === "typeset") && flags.length > 0 && flags.every((f) => /^-[pfF]+$/.test(f));
+    const exports = (keyword === "export" && !on(/n/)) || on(/x/);
+    let nameref = false;
+    for (const w of names) {
+      if (/^[-+][A-Za-z]*$/.test(w.value) && !w.dynamic) {
+        if (/^[-+][A-Za-z]*n/.test(w.value)) nameref = true;
+        continue;
+      }
+      if (w.value === "--") continue;
+      // `export 'PATH=/tmp'`, `export {PATH,x}=/tmp`, `declare "x=$v"`: a word that reads `NAME=value` once expanded
+      // is an assignment to the builtin, whatever quotes made it. A name not known before it runs may be any variable.
+      const m = keyword !== "unset" ? /^([^=]+?)(\+?)=([^]*)$/.exec(w.value) : null;
+      const computed = m !== null && m[1]!.includes(DYN);
+      if (computed) {
+        ctx.scope.forgetAll();
+        // Named as written (`"$(cat name)`), for the reason the environment row gives.
+        const written = w.raw.includes("=") ? w.raw.slice(0, w.raw.indexOf("=")) : w.raw;
+        this.assignValue(written, { raw: w.raw, value: m[3]!, dynamic: true, glob: false }, false, fact, ctx, false);
+      }
+      if (w.dynamic && !parsesNames) continue; // a computed name: the option spec asks (computedName)
+      const name = w.value.split("=")[0]!;
+      if (parsesNames) this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
+      if (name.includes(DYN)) continue;
+      if (keyword === "unset" && functions) continue; // `unset -f f` removes a function (session-names judges its name)
+      if (exports && functions) (fact.exports ??= []).push(`BASH_FUNC_${name}%%`);
+      else if (prints) this.forget(ctx, name);
+      else if (exports) {
+        (fact.exports ??= []).push(name);
+        this.forget(ctx, name);
+      } else this.shellAssigns(fact, ctx, name);
+      if (m && !computed) this.assignValue(m[1]!, { raw: w.raw, value: m[3]!, dynamic: m[3]!.includes(DYN), glob: false }, m[2] === "+", fact, ctx, true);
+    }
+    return nameref;
+  }
+
   /** Builtins that evaluate their arguments as arithmetic or parse them as names with subscripts. */
   private evaluatedText(fact: Command, eff: Effective, ctx: Ctx): void {
     const name = eff.name;
@@ -1103,7 +1151,7 @@ export class ScriptAnalyzer {
       for (const w of args) this.arith(w.value, true, "let", fact, ctx);
     } else if (name === "test" || name === "[") {
       args.forEach((w, i) => {
-        if (w.value === "-v" && args[i + 1]) this.evaluatedName(args[i + 1]!, `${name} -v`, fact, ctx);
+        if ((w.value === "-v" || w.value === "-R") && args[i + 1]) this.evaluatedName(args[i + 1]!, `${name} ${w.value}`, fact, ctx);
       });
     } else if (name === "printf") {
       const v = parseArgs(args, "v").values.get("v");
@@ -1112,9 +1160,17 @@ export class ScriptAnalyzer {
       const p = parseArgs(args, "adinNptu");
       for (const w of p.operands) this.evaluatedName(w, "read", fact, ctx);
       const a = p.values.get("a");
-      if (a?.dynamic) this.evaluatedName(a, "read -a", fact, ctx);
-    } else if (name === "unset") {
-      for (const w of parseArgs(args).operands) this.evaluatedName(w, "unset", fact, ctx);
+      if (a) this.evaluatedName(a, "read -a", fact, ctx);
+    } else if (name === "wait") {
+      const v = parseArgs(args, "p").values.get("p");
+      if (v) this.evaluatedName(v, "wait -p", fact, ctx);
+    } else if (name !== null && DECLARES.has(name)) {
+      // `builtin export PAGER`, `command unset PATH`, and `! unset PATH` (which tree-sitter reads as a plain
+      // command): the same builtin as a declaration_command. (Those never come here.)
+      if (this.declares(fact, ctx, name, args)) {
+        ctx.scope.forgetAll();
+        this.affects(ctx, { opaque: true });
+      }
     }
   }
 
@@ -1568,6 +1624,13 @@ export class ScriptAnalyzer {
       const v = lookup(name);
       if (v === undefined || v.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (it names the variable to read)`;
       else this.evaluatedName(literalWord(v), text, fact, ctx);
+    }
+    if (/^:?=/.test(rest) && /^[A-Za-z_]/.test(name)) {
+      // `${NAME:=…}`, `${NAME=…}` assign NAME wherever the word stands (an argument, `[[ ]]`, a case subject, a
+      // heredoc); `${!x:=…}` assigns the variable x names.
+      const target = bang ? lookup(name) : name;
+      if (target === undefined || target.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (it names the variable to assign)`;
+      else this.shellAssigns(fact, ctx, target);
     }
     if (rest === "@P") {
       // A prompt string: its $(…) and `…` run.

@@ -29,7 +29,8 @@ function wrapperAssignments(cmd: Command, eff: Effective): Word[] {
 
 /** The first variable the command sets that is not known harmless, or null. */
 export function riskyVariable(cmd: Command, eff: Effective): string | null {
-  const program = cmd.argv[0]?.value;
+  // `builtin declare x=1`, `command local x`: the declaration builtin behind the wrapper.
+  const program = eff.name !== null && DECLARE.has(eff.name) ? eff.name : cmd.argv[0]?.value;
   const exported =
     (cmd.argv.length > 0 && program !== undefined && !DECLARE.has(program)) || // `VAR=x cmd`, `export VAR=x`
     (program !== undefined && DECLARE.has(program) && cmd.argv.some((w) => /^-[a-zA-Z]*x/.test(w.value))); // `declare -x`
@@ -37,6 +38,7 @@ export function riskyVariable(cmd: Command, eff: Effective): string | null {
     if (exported ? !HARMLESS_ENV.has(variableOf(a.name) ?? "") : !harmlessShellVariable(a.name)) return a.name;
   }
   for (const name of cmd.shellAssigns ?? []) if (!harmlessShellVariable(name)) return name;
+  for (const name of cmd.exports ?? []) if (!HARMLESS_ENV.has(variableOf(name) ?? "")) return name;
   for (const w of wrapperAssignments(cmd, eff)) {
     const name = w.value.slice(0, w.value.indexOf("=")).replace(/\+$/, "");
     if (!HARMLESS_ENV.has(name)) return name;

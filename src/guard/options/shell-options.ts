@@ -14,6 +14,11 @@
 //   shopt -s xpg_echo          echo decodes backslashes: `echo 'r\x6d -rf /' | sh`
 //   shopt -s autocd            a directory name alone is a `cd`
 //   shopt -u globskipdots      `.*` matches `..`
+//   set -H / -o histexpand     `!#:1`, `!$` make bash run another line than the one checked
+//   set -t / -o onecmd         the session's shell exits after the next command
+//   set -b, set +m             job reports interleave with output; job control the session uses stops
+//   shopt -u promptvars        the session's prompt strings stop expanding their end markers
+//   shopt -s cdspell/dirspell  `cd /ect` goes to /etc: not the directory the text names
 //   declare -i x               every later `x=…` is arithmetic: `x='a[$(cmd)]'` runs cmd
 //   declare -n r=PATH          every later `r=…` sets PATH
 //   declare -l / -u x          every later value of x is case-converted
@@ -21,18 +26,20 @@
 import type { Word } from "../facts.ts";
 
 /** `set` option letters that change nothing the guard relies on, whether turned on (`-e`) or off (`+e`). */
-const SAFE_SET_LETTERS = new Set([..."bBCeEfhHmnptTuvx"]);
+const SAFE_SET_LETTERS = new Set([..."BCeEfhnpTuvx"]);
 /** Letters that are harmless to turn off (`set +a`) but change the rules when turned on. */
-const OFF_ONLY_LETTERS = new Set([..."akP"]);
+const OFF_ONLY_LETTERS = new Set([..."abHkPt"]);
+/** Letters that are harmless to turn on but not off: `set +m` stops job control the session relies on. */
+const ON_ONLY_LETTERS = new Set([..."m"]);
 
 /** `set -o NAME` options that change nothing the guard relies on, on or off. */
 const SAFE_SET_NAMES = new Set([
-  "braceexpand", "emacs", "errexit", "errtrace", "functrace", "hashall", "histexpand", "history", "ignoreeof", "monitor", "noclobber",
-  "noexec", "noglob", "nolog", "notify", "nounset", "onecmd", "pipefail", "privileged", "verbose", "xtrace",
+  "braceexpand", "emacs", "errexit", "errtrace", "functrace", "hashall", "ignoreeof", "noclobber",
+  "noexec", "noglob", "nolog", "nounset", "pipefail", "privileged", "verbose", "xtrace",
 ]);
 /** Names harmless in one direction only: on (`-o`) for these, off (`+o`) for the others. */
-const SAFE_SET_ON = new Set(["interactive-comments"]);
-const SAFE_SET_OFF = new Set(["allexport", "keyword", "physical", "posix", "vi"]);
+const SAFE_SET_ON = new Set(["interactive-comments", "monitor", "history"]);
+const SAFE_SET_OFF = new Set(["allexport", "keyword", "physical", "posix", "vi", "histexpand", "onecmd", "notify"]);
 
 function setName(name: string, on: boolean): string | null {
   if (SAFE_SET_NAMES.has(name) || (on ? SAFE_SET_ON : SAFE_SET_OFF).has(name)) return null;
@@ -59,7 +66,7 @@ export function setChanges(args: readonly Word[]): string | null {
         i++;
         continue;
       }
-      if (SAFE_SET_LETTERS.has(c) || (!on && OFF_ONLY_LETTERS.has(c))) continue;
+      if (SAFE_SET_LETTERS.has(c) || (on ? ON_ONLY_LETTERS : OFF_ONLY_LETTERS).has(c)) continue;
       return `set ${v[0]}${c}`;
     }
   }
@@ -68,20 +75,31 @@ export function setChanges(args: readonly Word[]): string | null {
 
 /** shopt options that only change globbing, matching, completion or history: known safe to turn on. */
 export const SAFE_SHOPT_ON = new Set([
-  "cdspell", "checkhash", "checkjobs", "checkwinsize", "cmdhist", "direxpand", "dirspell", "dotglob", "execfail", "extglob", "extquote",
-  "failglob", "force_fignore", "globasciiranges", "globskipdots", "globstar", "gnu_errfmt", "histappend", "histreedit", "histverify",
-  "hostcomplete", "huponexit", "inherit_errexit", "interactive_comments", "lithist", "localvar_inherit", "localvar_unset", "mailwarn",
+  "checkhash", "checkjobs", "checkwinsize", "cmdhist", "direxpand", "dotglob", "extquote",
+  "force_fignore", "globasciiranges", "globskipdots", "globstar", "gnu_errfmt", "histappend", "histreedit", "histverify",
+  "hostcomplete", "inherit_errexit", "interactive_comments", "lithist", "mailwarn",
   "no_empty_cmd_completion", "nocaseglob", "nocasematch", "noexpand_translation", "nullglob", "patsub_replacement", "progcomp",
   "progcomp_alias", "promptvars", "shift_verbose", "sourcepath", "varredir_close", "complete_fullquote",
+  // `?(x)`, `*(x)`, `+(x)`, `@(x)`, `!(x)`: without extglob bash refuses such a line as a syntax error, with it they are
+  // patterns, as tree-sitter (and so the guard) always reads them. Turning it on makes bash agree with the guard.
+  "extglob",
 ]);
 
-/** shopt options known safe to turn off: all of the above but those whose default protects a rule the guard relies on. */
-const UNSAFE_OFF = new Set(["interactive_comments", "globskipdots", "extquote", "patsub_replacement"]);
+/**
+ * shopt options known safe to turn off: all of the above but those whose default protects a rule the guard relies
+ * on (promptvars: the session's prompt strings expand their markers).
+ */
+const UNSAFE_OFF = new Set(["interactive_comments", "globskipdots", "extquote", "patsub_replacement", "promptvars"]);
 
-/** Options that change the rules when on (or are on only in special shells): turning them off is safe. */
+/**
+ * Options that change the rules when on (or are on only in special shells): turning them off is safe. cdspell and
+ * dirspell send `cd` to a directory the text does not name; failglob,
+ * execfail, huponexit and localvar_* change which commands run or what a variable holds.
+ */
 const SAFE_OFF = new Set([
   "autocd", "assoc_expand_once", "cdable_vars", "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44",
   "expand_aliases", "extdebug", "lastpipe", "xpg_echo", "login_shell", "restricted_shell",
+  "cdspell", "dirspell", "extglob", "failglob", "execfail", "huponexit", "localvar_inherit", "localvar_unset",
 ]);
 
 /** What a `shopt` command changes that the guard's reading of later commands relies on, or null. */

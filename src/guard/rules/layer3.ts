@@ -251,11 +251,13 @@ export const LAYER3: RuleRow[] = [
       "GIT_DIR=/tmp/evil/.git git status", "PROMPT_COMMAND=id", "HOME=/tmp", "CDPATH=/etc", "export GIT_CONFIG_COUNT=1",
       "let PATH=1", "(( IFS=1 ))", "for PATH in /tmp/x; do ls; done", ": ${PATH:=/tmp/x}", "unset PATH", "wait -p PATH",
       "PS4[0]='$(id)'", "PROMPT_COMMAND[1]=id", "read 'PATH[0]' < f", ": ${PATH[0]:=/tmp/x}",
+      "[[ ${PS0:=x} ]]", "x=PATH; : ${!x:=1}", "export PAGER", "declare -x PAGER", "export -f f", "readonly PATH", "export -n PATH",
+      ": {PATH}>/dev/null", "echo {PROMPT_COMMAND}>&-",
     ],
     nearMisses: [
       "LANG=C sort x", "export NODE_ENV=production", "x=1", "dir=src; ls $dir", "CI=1 npm test", "env TZ=UTC date", "declare -a arr",
       "let n=1", "for f in *.txt; do wc -l $f; done", "echo ${x:=a}", "unset x", "wait -p pid",
-      "arr[0]=1",
+      "arr[0]=1", "export LANG", "unset array[2]", "declare -p PATH", "echo {a} >f",
     ],
     match(cmd, eff) {
       const name = riskyVariable(cmd, eff);

@@ -73,8 +73,15 @@ function stdinFeed(cmd: Command, env: RuleEnv): { network: string | null; known:
   return { network: null, known: false, fed: false };
 }
 
-/** Names a function must not take: a later `ls` or `git` would run the function, which the guard does not see there. */
-export const SHADOWED = new Set([...WRAPPERS, ...SHELLS, "command_not_found_handle", "git", "npm", "node", "python", "python3", "make", "rm", "cp", "mv", "sudo", "curl", "wget"]);
+/** bash 5.2's builtins (`compgen -b`): the guard, and the session's own hook, read each of them as bash's. */
+const BUILTINS = (
+  ". : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs disown echo enable eval exec exit export " +
+  "false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt " +
+  "source suspend test times trap true type typeset ulimit umask unalias unset wait"
+).split(" ");
+
+/** Names a function must not take: a later `ls`, `git` or `eval` would run the function, which the guard does not see there. */
+export const SHADOWED = new Set([...WRAPPERS, ...SHELLS, ...BUILTINS, "command_not_found_handle", "git", "npm", "node", "python", "python3", "make", "rm", "cp", "mv", "sudo", "curl", "wget"]);
 
 /**
  * What makes a later command's words mean another program than they name, or null: an alias (expanded when
@@ -107,8 +114,8 @@ export function setsSessionName(cmd: Command, eff: Effective, env: RuleEnv): str
   const names: string[] = [...cmd.assignments.map((a) => a.name), ...(cmd.shellAssigns ?? [])];
   // `declare -n r=__ss_seq`: every later assignment to r sets it.
   for (const a of cmd.assignments) if (!a.value.dynamic && variableOf(a.value.value) !== null) names.push(a.value.value);
-  // `exec {__ss_seq}>f` stores the descriptor it opens in the variable; `coproc NAME …` sets NAME and NAME_PID.
-  if (cmd.text.includes("}>") || cmd.text.includes("}<")) for (const m of cmd.text.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)\}[<>]/g)) names.push(m[1]!);
+  // (`exec {__ss_seq}>f` stores the descriptor it opens in the variable: the parser lists it in shellAssigns.)
+  // `coproc NAME …` sets NAME and NAME_PID.
   const coproc = cmd.argv[0]?.value === "coproc" ? cmd.argv[1] : undefined;
   if (coproc && !coproc.dynamic) names.push(coproc.value, `${coproc.value}_PID`);
   if (eff.name !== null && NAMING.has(eff.name)) {
@@ -173,9 +180,13 @@ export const SEMANTICS: RuleRow[] = [
       "shopt -s cdable_vars", "shopt -s lastpipe", "shopt -s xpg_echo", "shopt -s autocd", "shopt -u globskipdots", "shopt -s -o keyword",
       "declare -i x", "typeset -i n=3", "declare -n r=PATH", "local -n r", "declare -u x", "set -euk",
       "alias ls='echo \"'", "alias x='rm -rf ./build'", "alias ls='rm -rf x'", "hash -p /bin/rm ls", "hash -p /tmp/x ls", "enable -n echo", "enable -f x.so y",
-      "ls() { echo hi; }", "git() { id; }", "command_not_found_handle() { id; }",
+      "ls() { echo hi; }", "git() { id; }", "command_not_found_handle() { id; }", "eval() { :; }", "source() { :; }", "trap() { :; }",
+      "set -H", "set -o histexpand", "set -t", "set +m", "shopt -u promptvars", "shopt -s cdspell",
     ],
-    nearMisses: ["set -euo pipefail", "set -x", "set +a", "set -- a b", "shopt -s globstar", "shopt -u nullglob", "declare -a arr", "declare +i x", "local x=1", "shopt -p lastpipe", "alias", "hash -r", "f() { echo hi; }; f", "enable"],
+    nearMisses: [
+      "set -euo pipefail", "set -x", "set +a", "set -- a b", "shopt -s globstar", "shopt -u nullglob", "declare -a arr", "declare +i x", "local x=1",
+      "shopt -p lastpipe", "alias", "hash -r", "f() { echo hi; }; f", "enable", "set +H", "shopt -u extglob", "shopt -s extglob",
+    ],
     match(cmd, eff, env) {
       const what = changesShellRules(eff) ?? redefinesCommands(cmd, eff, env);
       return what ? { detail: what } : null;
