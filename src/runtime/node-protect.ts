@@ -1,11 +1,12 @@
 // Files in the workspace that configure what runs later OUTSIDE the sandbox: git hooks and a repository's config (the
 // person's `git commit` or `git status` on the host runs a planted hook or `core.fsmonitor`), shell startup files,
-// editor and agent settings (.vscode, .idea, .mcp.json, .claude/commands). @anthropic-ai/sandbox-runtime keeps these
+// editor and agent settings (.vscode, .idea, .mcp.json, .claude/commands, .claude/settings.json), pre-commit's and
+// direnv's and a dev container's commands. @anthropic-ai/sandbox-runtime keeps these
 // read-only, but only under the HOST process's working directory (it resolves them against process.cwd()), never
 // under the workspace Sandshell gives the shell. So the node runtime names them itself, resolved in the workspace, as
 // denyWrite entries (node-sandbox.ts), and the file tools, which write from the host, refuse the same paths
-// (protectedWriteReason). The lists are the library's (DANGEROUS_FILES, getDangerousDirectories: a test compares), in
-// src/lib/protected.ts, which the guard reads too.
+// (protectedWriteReason). The lists are the library's (DANGEROUS_FILES, getDangerousDirectories: a test compares) and
+// Sandshell's additions, in src/lib/protected.ts, which the guard reads too.
 //
 // A `.git` that `git init` or `git clone` makes in a running shell is not known when that shell started, so its hooks
 // and config are writable from that shell until it is started again (a background job started later is covered); the
@@ -15,10 +16,10 @@ import { execFile } from "node:child_process";
 import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { NODE_SANDBOX } from "../limits.ts";
 import { isInside, joinPath, normalizePath } from "../lib/paths.ts";
-import { PROTECTED_DIRS, PROTECTED_FILES } from "../lib/protected.ts";
+import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../lib/protected.ts";
 import type { RuntimeFs } from "./types.ts";
 
-export { PROTECTED_DIRS, PROTECTED_FILES };
+export { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS };
 
 const FILES = new Set<string>(PROTECTED_FILES);
 /**
@@ -28,6 +29,7 @@ const FILES = new Set<string>(PROTECTED_FILES);
  */
 const GIT_FILES = new Set(["config", "commondir", "config.worktree"]);
 const DIRS = PROTECTED_DIRS.map((d) => d.split("/"));
+const PATHS = PROTECTED_PATHS.map((p) => p.split("/"));
 
 /**
  * The protected part a workspace-relative path lies in, and the index of the component where its protected name
@@ -50,6 +52,10 @@ function protectedPart(parts: string[]): { part: string; at: number; folder: boo
     }
   }
   const last = lower.length - 1;
+  for (const path of PATHS) {
+    const at = lower.length - path.length;
+    if (at >= 0 && path.every((c, k) => lower[at + k] === c)) return upTo(at, path.length, false);
+  }
   return last >= 0 && FILES.has(lower[last]!) ? upTo(last, 1, false) : null;
 }
 
@@ -82,6 +88,7 @@ function kind(path: string): "dir" | "file" | null {
 function scan(workspace: string, depth: number): Promise<string[]> {
   const globs: string[] = [];
   for (const f of PROTECTED_FILES) globs.push("--iglob", f);
+  for (const f of PROTECTED_PATHS) globs.push("--iglob", `**/${f}`);
   for (const d of PROTECTED_DIRS) globs.push("--iglob", `**/${d}/**`);
   globs.push("--iglob", "**/.git/hooks/**", "--iglob", "**/.git/HEAD", "--iglob", "**/.git/config");
   const args = ["--files", "--hidden", "--no-ignore", "--no-config", "--max-depth", String(depth + 1), ...globs, "-g", "!**/node_modules/**"];
@@ -104,7 +111,7 @@ function scan(workspace: string, depth: number): Promise<string[]> {
  */
 export async function protectedWritePaths(workspace: string, depth: number = NODE_SANDBOX.protectScanDepth): Promise<string[]> {
   const out = new Set<string>();
-  for (const f of PROTECTED_FILES) out.add(joinPath(workspace, f));
+  for (const f of [...PROTECTED_FILES, ...PROTECTED_PATHS]) out.add(joinPath(workspace, f));
   for (const d of PROTECTED_DIRS) out.add(joinPath(workspace, d));
   const git = joinPath(workspace, ".git");
   const gitKind = kind(git);
@@ -145,7 +152,7 @@ export async function ensureGitFiles(fs: RuntimeFs, tempDir: string, innerTemp: 
   const excludes = readOnlyDir !== undefined ? joinPath(readOnlyDir, ".gitignore-placeholders") : joinPath(tempDir, ".gitignore-placeholders");
   const innerExcludes = readOnlyDir !== undefined ? excludes : joinPath(innerTemp, ".gitignore-placeholders");
   if ((await fs.stat(excludes)) === null) {
-    const names = [...PROTECTED_FILES, ...PROTECTED_DIRS.map((d) => d.split("/")[0]!)];
+    const names = [...PROTECTED_FILES, ...[...PROTECTED_PATHS, ...PROTECTED_DIRS].map((d) => d.split("/")[0]!)];
     await fs.writeFile(excludes, [...new Set(names)].map((n) => `/${n}\n`).join(""), { mode: 0o600 });
   }
   if ((await fs.stat(config)) === null) {

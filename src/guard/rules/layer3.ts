@@ -266,7 +266,9 @@ export const LAYER3: RuleRow[] = [
     id: "config-write",
     layer: 3,
     decision: "ask",
-    title: "Writes to files that configure later commands (.git/, .npmrc, package.json, shell rc files, .vscode/, .mcp.json, .claude/)",
+    title:
+      "Writes to files that configure later commands (.git/, .npmrc, package.json, shell rc files, .vscode/, .mcp.json, .claude/, .config/, " +
+      "a python .pth, .pre-commit-config.yaml, .devcontainer/, .envrc)",
     reason: "Writes to {detail}, which configures what later commands run.",
     hint: "A person approves changes to tool configuration; edit the project's code files instead.",
     examples: [
@@ -274,9 +276,16 @@ export const LAYER3: RuleRow[] = [
       "cp x .git/hooks/pre-commit", "echo --pre=sh > .rgrc", "sed -i s/a/b/ package.json",
       "printf '[core]\\n\\tpager = id\\n' > r/config", "echo 'ref: refs/heads/main' > r/HEAD", "echo x > ~/.ssh/config",
       "echo '{}' > .vscode/settings.json", "cp x .idea/workspace.xml", "echo '{}' > .mcp.json", "echo x > .claude/commands/x.md",
-      "tee .claude/agents/a.md < x", "echo '{}' > .claude/settings.json", "echo x >> .ripgreprc",
+      "tee .claude/agents/a.md < x", "echo '{}' > .claude/settings.json", "echo x >> .ripgreprc", "echo '{}' > .claude/settings.local.json",
+      "echo x > .pre-commit-config.yaml", "echo '{}' > .devcontainer/devcontainer.json", "echo 'import os' > .local/lib/python3.11/site-packages/x.pth",
+      "echo x > venv/lib/python3.12/site-packages/sitecustomize.py", "echo x > .config/lesskey", "echo x > .config/fish/config.fish", "echo x > .gdbinit",
+      "echo x > .bunfig.toml", "echo x > .cargo/config.toml", "echo x > .hgrc", "echo x > .tmux.conf", "echo x >> .ssh/authorized_keys", "echo x > .envrc",
+      "echo x > .direnv/x",
     ],
-    nearMisses: ["cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name", "cat .mcp.json", "echo x > claude/commands.md"],
+    nearMisses: [
+      "cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name", "cat .mcp.json", "echo x > claude/commands.md",
+      "echo x > paths.pth", "echo x > src/settings.json", "cat .config/lesskey", "echo x > app.config",
+    ],
     match(cmd, _eff, env) {
       const path = configWrite(cmd, env);
       return path ? { detail: path } : null;
