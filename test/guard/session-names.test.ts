@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isSessionName } from "../../src/lib/session-names.ts";
 import { guardFor } from "./helpers.ts";
+import { tripped } from "./tripwire.ts";
 
 const POLICIES = ["strict", "balanced", "permissive"] as const;
 
@@ -58,5 +59,45 @@ describe("a command may not set, unset, declare, redefine or call the session's 
       expect(isSessionName(name)).toBe(true);
       await refusedEverywhere(`${name}=1`);
     }
+  });
+});
+
+describe("the session owns its prompt: setting PROMPT_COMMAND, PS0, PS1 or PS2 replaces the session's own hooks", () => {
+  it.each([
+    "PROMPT_COMMAND='touch F'", "PROMPT_COMMAND[1]='touch F'", "PS0='$(touch F)'", "PS1='$(touch F)$ '", "PS2='> '", "export PROMPT_COMMAND='touch F'",
+    "export PS1", "export -n PS1", "declare PS1=x", "declare -x PS0=x", "declare -a PROMPT_COMMAND=(x)", "typeset PS1=x", "local PS1=x",
+    "readonly PROMPT_COMMAND", "unset PROMPT_COMMAND", "unset -v PS0", "read PS1 < f", "IFS= read -r PROMPT_COMMAND < f", "printf -v PS1 x",
+    "mapfile PS1 < f", "for PS1 in a; do :; done", ": ${PS1:=x}", "PS1=x ls", "let PS0=1", "declare -n r=PS1", "eval 'PS1=x'", "f() { PS0=x; }",
+    "ls; PROMPT_COMMAND=x",
+  ])("the session owns its prompt: %j", async (command) => {
+    await refusedEverywhere(command);
+  });
+
+  it("says the session owns its prompt", async () => {
+    const v = (await guardFor("balanced")).check("PROMPT_COMMAND='touch F'");
+    expect(v.reason).toContain("`PROMPT_COMMAND`");
+    expect(v.hint).toMatch(/owns its prompt/);
+  });
+
+  it.each(["echo $PS1", 'echo "$PROMPT_COMMAND"', "declare -p PS1 PS0", "printf '%s\\n' \"$PS0\"", "echo PS1=x", "PS4='+ ' bash -x x.sh", "MYPS1=x"])(
+    "the session owns its prompt: reading or merely mentioning it is left alone: %j",
+    async (command) => {
+      expect((await guardFor("balanced")).check(command).rule).not.toBe("session-names");
+    },
+  );
+
+  it("the session owns its prompt: in real interactive bash, PROMPT_COMMAND and PS0 run what they name at the next command", () => {
+    expect(tripped("PROMPT_COMMAND='touch F'", { interactive: true })).toBe(true);
+    expect(tripped("PS0='$(touch F)'\necho next", { interactive: true })).toBe(true);
+    expect(tripped("PS1='$(touch F)$ '", { interactive: true })).toBe(true);
+    // Not run by a non-interactive shell: the tripwire is the prompt.
+    expect(tripped("PROMPT_COMMAND='touch F'; echo next")).toBe(false);
+  });
+
+  it("the session owns its prompt: every prompt variable the node runtime's shell sets is reserved", () => {
+    const source = readFileSync(new URL("../../src/runtime/node.ts", import.meta.url), "utf8");
+    const set = [...new Set([...source.matchAll(/["`](PROMPT_COMMAND|PS\d)=/g)].map((m) => m[1]!))];
+    expect(set).toEqual(expect.arrayContaining(["PROMPT_COMMAND", "PS0", "PS1"]));
+    for (const name of set) expect(isSessionName(name), name).toBe(true);
   });
 });

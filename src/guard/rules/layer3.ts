@@ -248,9 +248,9 @@ export const LAYER3: RuleRow[] = [
     examples: [
       "PAGER='touch x' git log", "GIT_EXTERNAL_DIFF=x git diff", "export PATH=/tmp:$PATH", "env LD_PRELOAD=/tmp/x.so ls", "declare -x BASH_ENV=/tmp/x",
       "NODE_OPTIONS='--require ./x.js' npm test", "PS4='$(id)' bash -x y.sh", "IFS=/ ", "RIPGREP_CONFIG_PATH=x rg y", "npm_config_script_shell=x npm test",
-      "GIT_DIR=/tmp/evil/.git git status", "PROMPT_COMMAND=id", "HOME=/tmp", "CDPATH=/etc", "export GIT_CONFIG_COUNT=1",
+      "GIT_DIR=/tmp/evil/.git git status", "PS3=id", "HOME=/tmp", "CDPATH=/etc", "export GIT_CONFIG_COUNT=1",
       "let PATH=1", "(( IFS=1 ))", "for PATH in /tmp/x; do ls; done", ": ${PATH:=/tmp/x}", "unset PATH", "wait -p PATH",
-      "PS4[0]='$(id)'", "PROMPT_COMMAND[1]=id", "read 'PATH[0]' < f", ": ${PATH[0]:=/tmp/x}",
+      "PS4[0]='$(id)'", "PS4[1]='$(id)'", "read 'PATH[0]' < f", ": ${PATH[0]:=/tmp/x}",
     ],
     nearMisses: [
       "LANG=C sort x", "export NODE_ENV=production", "x=1", "dir=src; ls $dir", "CI=1 npm test", "env TZ=UTC date", "declare -a arr",
