@@ -3,7 +3,8 @@
 // whose every option the row lists, or project code (one class, allowed under balanced and asked under
 // strict). Deletions, network, shell state, risky environment variables and writes to tool configuration
 // ask (balanced) or are refused (strict); anything else asks (balanced), is refused (strict) or runs
-// (permissive). Writes inside the workspace are fine here: layer 2 has already refused the ones outside it.
+// (permissive). Writes inside the workspace are fine under balanced (layer 2 has already refused the ones outside
+// it); strict is read-only, so there they ask (row strict-write).
 
 import type { Command } from "../facts.ts";
 import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } from "../commands.ts";
@@ -11,7 +12,7 @@ import { isConfigPath, riskyVariable } from "../options/environment.ts";
 import { changesShellRules, SHADOWED } from "./semantics.ts";
 import { judgeEffective, specFor } from "../options/index.ts";
 import { TRANSPARENT_WRAPPERS } from "../wrapper-effects.ts";
-import { resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
+import { harmlessDevice, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 /** Why a command is known safe (by its option spec row), or null. */
 export function knownSafe(cmd: Command, eff: Effective): string | null {
@@ -132,6 +133,20 @@ export function shellState(cmd: Command, eff: Effective, env: RuleEnv): string |
       return parseArgs(args, "dntusCc").values.has("C") ? `${n} -C` : null;
     case "exec":
       return args.length === 0 && cmd.redirects.length ? "exec with redirects" : null;
+  }
+  return null;
+}
+
+/**
+ * The first file the command writes, as written, that is not a harmless device (`> /dev/null`, `2>&1` writes none):
+ * a redirect's target, a program's output operand or option (`tee f`, `sort -o f`, `touch f`, `mkdir d`), a file edited
+ * in place (`sed -i`). Under strict every such write asks: strict is read-only.
+ */
+export function writesAFile(cmd: Command, env: RuleEnv): string | null {
+  for (const w of env.writes(cmd)) {
+    const r = resolveWord(w, cmd.cwd);
+    if (r.kind === "path" && harmlessDevice(r.path)) continue;
+    return w.raw;
   }
   return null;
 }
@@ -307,6 +322,29 @@ export const LAYER3: RuleRow[] = [
     match(cmd, eff, env) {
       const what = projectCode(cmd, eff, env);
       return what ? { detail: text(cmd, eff) } : null;
+    },
+  },
+  {
+    id: "strict-write",
+    layer: 3,
+    decision: "allow",
+    decisions: { strict: "ask" },
+    policy: "strict",
+    title: "Writes inside the workspace: a redirect to a file, a program's output file, an in-place edit (allowed in balanced, asked in strict)",
+    reason: "`{detail}` is written: the strict policy is read-only.",
+    hint: "A person approves writes under the strict policy; or read only (`> /dev/null` writes nothing).",
+    examples: [
+      "touch x", "echo x > f", "echo x >> f", "tee a < x", "ls | tee -a log", "sort -o out x", "sed -i s/a/b/ f", "mkdir d", "mkdir -p src/lib",
+      "cat > f <<'EOF'\nx\nEOF", "ls &> log", "xxd a b", "uniq a b", "find . -fprint out", "tree -o out", "base64 -d a > b", "echo x > /tmp/x",
+      "diff a b > out", "ls > out 2>&1",
+    ],
+    nearMisses: ["cat f", "ls > /dev/null", "ls 2>/dev/null", "echo x >&2", "echo x 2>&1", "ls > /dev/stderr", "grep -n x f | head", "sed 's/a/b/' f", "sort x", "git status"],
+    match(cmd, eff, env) {
+      // Balanced allows them (the allowlist row says why); strict asks only for what it would otherwise allow: a
+      // program it does not know stays refused.
+      if (env.policy !== "strict" || !knownSafe(cmd, eff)) return null;
+      const what = writesAFile(cmd, env);
+      return what ? { detail: what } : null;
     },
   },
   {
