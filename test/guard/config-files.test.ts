@@ -20,7 +20,8 @@ const CONFIG_FILES_THAT_RUN_CODE_LATER = [
   `.local/lib/${PY}/site-packages/x.pth`, "venv/lib/python3.12/site-packages/evil.pth", "lib/python3/dist-packages/x.pth",
   "sitecustomize.py", `.local/lib/${PY}/site-packages/usercustomize.py`, ".config/lesskey", ".config/fish/config.fish", ".config/git/config",
   ".config/nvim/init.lua", ".gdbinit", ".bunfig.toml", "bunfig.toml", ".cargo/config.toml", ".hgrc", ".tmux.conf", ".ssh/authorized_keys",
-  ".ssh/config", ".vscode/tasks.json", ".vscode/settings.json", ".idea/workspace.xml", ".envrc", ".direnv/x",
+  ".ssh/config", ".vscode/tasks.json", ".vscode/settings.json", ".idea/workspace.xml", ".envrc", ".direnv/x", ".psqlrc", ".irbrc",
+  ".Rprofile", ".bash_aliases", ".docker/config.json", ".gnupg/gpg-agent.conf", ".kube/config", ".aws/credentials",
 ];
 
 const WRITES = (target: string) => [

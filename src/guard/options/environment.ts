@@ -79,15 +79,20 @@ const CONFIG_FILES = new Set([
   ".bash_login", ".bash_logout", ".zshenv", ".inputrc", ".curlrc", ".wgetrc",
   ".netrc", "pip.conf", ".pypirc", ".pdbrc", ".lesskey", ".vimrc", ".exrc", ".editrc", "bunfig.toml", ".bunfig.toml", ".mocharc.js",
   ".bazelrc", ".gdbinit", ".hgrc", ".tmux.conf", "sitecustomize.py", "usercustomize.py",
+  // Read from HOME at a program's start and able to run commands or code: psql's `\!`, irb/pry/R code, PYTHONSTARTUP's
+  // usual name, Debian's .bashrc sources .bash_aliases; gem's and terraform's name plugins and hooks. (sqlite3 finds
+  // its .sqliterc through the password database, not HOME.)
+  ".psqlrc", ".irbrc", ".pryrc", ".rprofile", ".pythonrc", ".pythonrc.py", ".bash_aliases", ".gemrc", ".terraformrc", ".condarc",
 ]);
 
 /**
  * Folders whose every file configures something that runs later: the sandbox's (editor settings and tasks, a dev
  * container, an agent's commands and subagents), git's own, husky's hooks, Claude Code's settings and the hook
- * scripts they name, the XDG configuration folder as a whole (git, fish, less, npm, pip, …), ssh's, cargo's and
- * direnv's.
+ * scripts they name, the XDG configuration folder as a whole (git, fish, less, npm, pip, …), ssh's, cargo's,
+ * direnv's, and those whose config names a program to run (docker's credsStore, gpg-agent's pinentry-program,
+ * kubectl's exec credential plugin, aws's credential_process).
  */
-const CONFIG_DIRS = [...PROTECTED_DIRS, ".git", ".husky", ".claude", ".config", ".ssh", ".cargo", ".direnv"];
+const CONFIG_DIRS = [...PROTECTED_DIRS, ".git", ".husky", ".claude", ".config", ".ssh", ".cargo", ".direnv", ".docker", ".gnupg", ".kube", ".aws"];
 
 /** A `.pth` file in a folder python scans at start: a line of it that begins with `import` runs at every start. */
 const PTH = /\/(?:site|dist)-packages\/[^/]*\.pth$/;
