@@ -595,11 +595,21 @@ export class ScriptAnalyzer {
               if (unsets) this.shellAssigns(fact, ctx, c.text);
               else this.forget(ctx, c.text);
             } else if (!SKIP.has(c.type)) {
+              const prev = i > 0 ? node.children[i - 1] : undefined;
+              // tree-sitter reads `unset PS{0,1}` and `export PATH{,}=x` as a name and a word; to bash they are one
+              // word whose braces expand into several names (PS0 PS1; PATH=x PATH=x). Fail closed.
+              if (prev?.type === "variable_name" && prev.endIndex === c.startIndex && c.text.startsWith("{")) {
+                script.problem ??= {
+                  line: c.startPosition.row + 1,
+                  column: c.startPosition.column + 1,
+                  cause: `the guard's parser splits \`${prev.text}${c.text}\` in two where bash expands its braces into several names: write the names out`,
+                  ...(where ? { where } : {}),
+                };
+              }
               const ws = this.fields(c, ctx.scope, "argv");
               fact.argv.push(...ws);
               words.push(c);
               // tree-sitter reads `unset a[2]` as the name `a` and the word `[2]`: to bash they are one word.
-              const prev = i > 0 ? node.children[i - 1] : undefined;
               const joined = prev?.type === "variable_name" && prev.endIndex === c.startIndex ? prev.text : "";
               for (const [k, w] of ws.entries()) {
                 if (/^[-+][A-Za-z]*n/.test(w.value) && !w.dynamic) nameref = true;

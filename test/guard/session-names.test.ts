@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isSessionName } from "../../src/lib/session-names.ts";
+import { expandBraces, isSessionName } from "../../src/lib/session-names.ts";
 import { guardFor } from "./helpers.ts";
 import { tripped } from "./tripwire.ts";
 
@@ -99,5 +99,47 @@ describe("the session owns its prompt: setting PROMPT_COMMAND, PS0, PS1 or PS2 r
     const set = [...new Set([...source.matchAll(/["`](PROMPT_COMMAND|PS\d)=/g)].map((m) => m[1]!))];
     expect(set).toEqual(expect.arrayContaining(["PROMPT_COMMAND", "PS0", "PS1"]));
     for (const name of set) expect(isSessionName(name), name).toBe(true);
+  });
+});
+
+describe("brace expansion makes several names of one word: the session's names and risky variables behind braces", () => {
+  it.each([
+    "unset PS{0,1}", "unset __ss_{seq,tok}", "declare PS{1,2}=x", "export PROMPT_COMMAN{D,}=x", "local PS{1,}", "read PS{1,2} < f", "printf -v PS{1,} x",
+    "mapfile PROMPT_COMMAN{D,} < f", "getopts ab PS{1,}", "wait -p __ss_{a,b}", "read P{S{0,1},ROMPT_COMMAND} < f",
+  ])("brace expansion of names: %j is refused under every preset", async (command) => {
+    for (const policy of POLICIES) expect([policy, (await guardFor(policy)).check(command).decision]).toEqual([policy, "deny"]);
+  });
+
+  it.each(["export PATH{,}=/tmp/evil", "declare -x LD_PRELOAD{,}=/tmp/x.so", "read PAT{H,} < f", "printf -v PAT{H,} /tmp/x"])(
+    "brace expansion of names: %j is not allowed (a risky variable behind braces)",
+    async (command) => {
+      expect((await guardFor("balanced")).check(command).decision).not.toBe("allow");
+      expect((await guardFor("strict")).check(command).decision).not.toBe("allow");
+    },
+  );
+
+  it("brace expansion of names: in real bash, unset PS{0,1}, declare PS{1,2}=x, export PATH{,}=… and read PS{1,2} set or unset every name", () => {
+    const r = spawnSync(
+      "bash",
+      ["--norc", "--noprofile", "-c", 'PS0=a PS1=b; unset PS{0,1}; echo "[${PS0-u}${PS1-u}]"; declare PS{1,2}=x; echo "[$PS1$PS2]"; export PATH{,}=/nope; echo "[$PATH]"; read PS{1,2} <<< "p q"; echo "[$PS1$PS2]"'],
+      { encoding: "utf8" },
+    );
+    expect(r.stdout).toBe("[uu]\n[xx]\n[/nope]\n[pq]\n");
+  });
+
+  it("brace expansion of names: expandBraces follows bash", () => {
+    for (const [word, expected] of [
+      ["PS{0,1}", "PS0 PS1"], ["PROMPT_COMMAN{D,}", "PROMPT_COMMAND PROMPT_COMMAN"], ["a{1..3}", "a1 a2 a3"], ["x{a,{b,c}}y", "xay xby xcy"],
+      ["{z..x}", "z y x"], ["a{b}c", "a{b}c"], ["{}", "{}"], ["x{,}", "x x"], ["P{S{0,1},ROMPT_COMMAND}", "PS0 PS1 PROMPT_COMMAND"],
+    ] as const) {
+      expect(expandBraces(word)?.join(" "), word).toBe(expected);
+      expect(spawnSync("bash", ["--norc", "--noprofile", "-c", `echo ${word}`], { encoding: "utf8" }).stdout.trim(), word).toBe(expected);
+    }
+    expect(expandBraces("a{1..1000}")).toBeNull();
+  });
+
+  it.each(["read a{1,2} < f", "read -r line", "echo {a,b}", "unset a[2]", "declare -a arr=({a,b})"])("brace expansion of names: %j is left alone", async (command) => {
+    expect((await guardFor("balanced")).check(command).rule).not.toBe("session-names");
+    expect((await guardFor("balanced")).check(command).decision).not.toBe("deny");
   });
 });

@@ -7,6 +7,7 @@
 import { DYN, variableOf, type Command, type Word } from "../facts.ts";
 import type { Effective } from "../commands.ts";
 import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../../lib/protected.ts";
+import { expandBraces } from "../../lib/session-names.ts";
 
 /** Exported variables known to change nothing but formatting, locale, colour and test mode. */
 export const HARMLESS_ENV = new Set([
@@ -58,6 +59,12 @@ const SHELL_OR_TOOL =
  */
 export function harmlessShellVariable(name: string): boolean {
   if (name.includes(DYN)) return false;
+  // `read PAT{H,}` fills PATH: brace expansion makes several names of one word, each judged.
+  if (name.includes("{")) {
+    const names = expandBraces(name);
+    if (names === null) return false;
+    if (names.length > 1 || names[0] !== name) return names.every(harmlessShellVariable);
+  }
   // A name bash refuses (`read 'REPLY?x'`: not a valid identifier) sets nothing; judged by its leading name all the same.
   const base = variableOf(name) ?? /^[A-Za-z_][A-Za-z0-9_]*/.exec(name)?.[0] ?? null;
   if (base === null) return false;

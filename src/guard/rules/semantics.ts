@@ -159,7 +159,7 @@ export const SEMANTICS: RuleRow[] = [
       "alias __sandshell_prompt=:", "eval '__ss_seq=1'", "bash -c '__ss_seq=1'", "__ss_seq[0]=1", "local __ss_ec=0", "__sandshell_prompt", "exec {__ss_seq}>f", "coproc __ss_seq { :; }",
       "builtin command __sandshell_prompt", "PROMPT_COMMAND='touch F'", "PROMPT_COMMAND[1]='touch F'", "PS0='$(touch F)'", "PS1='$ '", "PS2='> '",
       "export PROMPT_COMMAND=x", "export PS1", "declare -x PS0=x", "declare -a PROMPT_COMMAND=(x)", "unset PROMPT_COMMAND", "read PS1 < f",
-      "printf -v PS0 x", "PS1=x ls", ": ${PS1:=x}",
+      "printf -v PS0 x", "PS1=x ls", ": ${PS1:=x}", "read PS{1,2} < f", "printf -v PROMPT_COMMAN{D,} x",
     ],
     nearMisses: ["echo $__ss_seq", "x='__ss_ is reserved'", "exec {fd}>f", "declare -p __ss_seq", "declare -f __sandshell_prompt", "type __sandshell_prompt", "ss_seq=1", "x__ss_seq=1", "echo __ss_seq=1",
       "echo $PS1", "echo \"$PROMPT_COMMAND\"", "declare -p PS1", "echo PS1=x", "PS4='+ '", "PS10=x", "MYPS1=x",
