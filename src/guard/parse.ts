@@ -630,6 +630,16 @@ export class ScriptAnalyzer {
             else if (c.type === "variable_name" || !SKIP.has(c.type)) {
               const ws = c.type === "variable_name" ? [literalWord(c.text)] : this.fields(c, ctx.scope, "argv");
               if (c.type !== "variable_name") words.push(c);
+              // tree-sitter reads `unset PS{0,1}` and `export PATH{,}=x` as a name and a word; to bash they are one
+              // word whose braces expand into several names (PS0 PS1; PATH=x PATH=x). Fail closed.
+              if (c.type !== "variable_name" && lastEnd === c.startIndex && c.text.startsWith("{")) {
+                script.problem ??= {
+                  line: c.startPosition.row + 1,
+                  column: c.startPosition.column + 1,
+                  cause: `the guard's parser splits \`${node.text.slice(0, c.endIndex - node.startIndex).split(/\s/).pop()}\` in two where bash expands its braces into several names: write the names out`,
+                  ...(where ? { where } : {}),
+                };
+              }
               appendWords(names, ws, lastEnd === c.startIndex ? "" : null);
               lastEnd = c.endIndex;
               continue;

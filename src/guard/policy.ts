@@ -8,7 +8,9 @@ import type { Decision, Policy, UserRules } from "./types.ts";
 export const POLICIES: readonly Policy[] = ["strict", "balanced", "permissive"];
 
 export const POLICY_SUMMARY: Record<Policy, string> = {
-  strict: "Only known-safe commands run; project code (scripts, npm test, make) asks; everything else is refused (reads outside the workspace and cd out of it ask).",
+  strict:
+    "Read-only: only known-safe commands that write no file run; writes inside the workspace (a redirect to a file, touch, mkdir, sed -i, " +
+    "the file tools) and project code (scripts, npm test, make) ask; everything else is refused (reads outside the workspace and cd out of it ask).",
   balanced: "Known-safe commands and project code run, dangerous ones are refused, deletions, network and everything else ask a person.",
   permissive: "Everything runs except what layers 0 to 2 refuse (literals, syntax errors, dangerous operations, writes outside the workspace).",
 };

@@ -1,11 +1,12 @@
 // Files in the workspace that configure what runs later OUTSIDE the sandbox: git hooks and a repository's config (the
 // person's `git commit` or `git status` on the host runs a planted hook or `core.fsmonitor`), shell startup files,
-// editor and agent settings (.vscode, .idea, .mcp.json, .claude/commands). @anthropic-ai/sandbox-runtime keeps these
+// editor and agent settings (.vscode, .idea, .mcp.json, .claude/commands, .claude/settings.json), pre-commit's and
+// direnv's and a dev container's commands. @anthropic-ai/sandbox-runtime keeps these
 // read-only, but only under the HOST process's working directory (it resolves them against process.cwd()), never
 // under the workspace Sandshell gives the shell. So the node runtime names them itself, resolved in the workspace, as
 // denyWrite entries (node-sandbox.ts), and the file tools, which write from the host, refuse the same paths
-// (protectedWriteReason). The lists are the library's (DANGEROUS_FILES, getDangerousDirectories: a test compares), in
-// src/lib/protected.ts, which the guard reads too; for repositories, everything git on the host reads as
+// (protectedWriteReason). The lists are the library's (DANGEROUS_FILES, getDangerousDirectories: a test compares) and
+// Sandshell's additions, in src/lib/protected.ts, which the guard reads too; for repositories, everything git on the host reads as
 // configuration or runs as a hook (node-protect-git.ts).
 //
 // Each protected name is a mount (bubblewrap takes at most 9,000 arguments), so the list is bounded
@@ -22,11 +23,11 @@ import { lstatSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { NODE_SANDBOX } from "../limits.ts";
 import { isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
-import { PROTECTED_DIRS, PROTECTED_FILES } from "../lib/protected.ts";
+import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../lib/protected.ts";
 import { configRefs, GIT_DIR_FOLDERS, GIT_DIR_NAMES_IF_PRESENT, gitFileTarget, hostConfigEntries, repoConfigEntries } from "./node-protect-git.ts";
 import type { RuntimeFs } from "./types.ts";
 
-export { PROTECTED_DIRS, PROTECTED_FILES };
+export { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS };
 
 const FILES = new Set<string>(PROTECTED_FILES);
 /**
@@ -36,6 +37,7 @@ const FILES = new Set<string>(PROTECTED_FILES);
 const GIT_FILES = new Set<string>(["config", "commondir", "config.worktree", "remotes", "branches"]);
 const GIT_FOLDERS = new Set<string>(["hooks", "info", "modules", "worktrees"]);
 const DIRS = PROTECTED_DIRS.map((d) => d.split("/"));
+const PATHS = PROTECTED_PATHS.map((p) => p.split("/"));
 
 /**
  * The protected part a workspace-relative path lies in, and the index of the component where its protected name
@@ -58,6 +60,10 @@ function protectedPart(parts: string[]): { part: string; at: number; folder: boo
     }
   }
   const last = lower.length - 1;
+  for (const path of PATHS) {
+    const at = lower.length - path.length;
+    if (at >= 0 && path.every((c, k) => lower[at + k] === c)) return upTo(at, path.length, false);
+  }
   return last >= 0 && FILES.has(lower[last]!) ? upTo(last, 1, false) : null;
 }
 
@@ -106,6 +112,7 @@ function kind(path: string): "dir" | "file" | null {
 function scan(workspace: string, depth: number): Promise<string[]> {
   const globs: string[] = [];
   for (const f of PROTECTED_FILES) globs.push("--iglob", f);
+  for (const f of PROTECTED_PATHS) globs.push("--iglob", `**/${f}`);
   for (const d of PROTECTED_DIRS) globs.push("--iglob", `**/${d}/**`);
   globs.push("--iglob", "**/.git/hooks/**", "--iglob", "**/.git/HEAD", "--iglob", "**/.git/config", "--iglob", "**/.git");
   const args = ["--files", "--hidden", "--no-ignore", "--no-config", "--max-depth", String(depth + 1), ...globs, "-g", "!**/node_modules/**"];
@@ -161,7 +168,7 @@ export async function planProtection(
     const p = normalizePath(path);
     if (p !== workspace && isInside(p, workspace)) candidates.push({ path: p, rank, depth: rel(workspace, p).split("/").length });
   };
-  for (const f of PROTECTED_FILES) add(joinPath(workspace, f), 0);
+  for (const f of [...PROTECTED_FILES, ...PROTECTED_PATHS]) add(joinPath(workspace, f), 0);
   for (const d of PROTECTED_DIRS) add(joinPath(workspace, d), 0);
 
   // Repositories: the workspace's own, nested ones (a git folder by its HEAD), and `.git` files anywhere the look goes.
@@ -279,7 +286,7 @@ export async function ensureGitFiles(fs: RuntimeFs, tempDir: string, innerTemp: 
   const excludes = readOnlyDir !== undefined ? joinPath(readOnlyDir, ".gitignore-placeholders") : joinPath(tempDir, ".gitignore-placeholders");
   const innerExcludes = readOnlyDir !== undefined ? excludes : joinPath(innerTemp, ".gitignore-placeholders");
   if ((await fs.stat(excludes)) === null) {
-    const names = [...PROTECTED_FILES, ...PROTECTED_DIRS.map((d) => d.split("/")[0]!)];
+    const names = [...PROTECTED_FILES, ...[...PROTECTED_PATHS, ...PROTECTED_DIRS].map((d) => d.split("/")[0]!)];
     await fs.writeFile(excludes, [...new Set(names)].map((n) => `/${n}\n`).join(""), { mode: 0o600 });
   }
   if ((await fs.stat(config)) === null) {

@@ -157,7 +157,8 @@ export async function readBytes(
  * Before write_file or edit_file writes `r.path` from the host, outside any OS sandbox: refused where the sandbox keeps
  * the shell from writing it (node: git hooks and config, shell startup files, editor and agent settings; see
  * src/runtime/node-protect.ts), then judged by the guard as the same write from bash would be (`tee PATH`: the
- * `config-write` rule asks under balanced for .git/, package.json, .npmrc, rc files), and asked for when it asks.
+ * `config-write` rule asks under balanced for .git/, package.json, .npmrc, rc files; under strict, which is read-only,
+ * every write asks: rule `strict-write`), and asked for when it asks.
  * An "Always allow" adds the exact rule `tee PATH`, never `tee:*`. Returns the line saying who approved (or null).
  */
 export async function writeGate(

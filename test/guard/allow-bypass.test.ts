@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Policy } from "../../src/guard/index.ts";
-import { PROTECTED_DIRS, PROTECTED_FILES } from "../../src/lib/protected.ts";
+import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../../src/lib/protected.ts";
 import { guardFor } from "./helpers.ts";
 
 const CLASSES: Record<string, string[]> = {
@@ -90,7 +90,7 @@ describe.each(Object.entries(CLASSES))("%s", (_name, spellings) => {
 });
 
 describe("config-write covers every file and folder the OS sandbox protects (src/lib/protected.ts), at any depth", () => {
-  const targets = [...PROTECTED_FILES, ...PROTECTED_DIRS.map((d) => `${d}/x`)].flatMap((p) => [p, `sub/${p}`, p.toUpperCase()]);
+  const targets = [...PROTECTED_FILES, ...PROTECTED_PATHS, ...PROTECTED_DIRS.map((d) => `${d}/x`)].flatMap((p) => [p, `sub/${p}`, p.toUpperCase()]);
   it.each(targets.map((t) => [t]))("asks for a write to %s", async (target) => {
     expect((await guardFor("balanced")).check(`echo x > ${target}`)).toMatchObject({ decision: "ask", rule: "config-write" });
     expect((await guardFor("balanced")).check(`cp a ${target}`)).toMatchObject({ decision: "ask", rule: "config-write" });

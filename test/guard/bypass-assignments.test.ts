@@ -34,7 +34,7 @@ const cdpathDir = (d: string): void => void mkdirSync(join(d, "d", "sub"), { rec
 describe("a for or select loop variable is an assignment", () => {
   it.each<Row>([
     ["for PATH in $PWD/bin; do :; done", "ask", "deny"],
-    ["for PS0 in '$(touch F)'; do :; done", "ask", "deny"],
+    ["for PS0 in '$(touch F)'; do :; done", "deny", "deny"], // the session's own prompt (session-names)
     ["for IFS in o; do :; done", "ask", "deny"],
     ["for HOME in /var/tmp; do :; done", "ask", "deny"],
     ["for CDPATH in /var; do :; done", "ask", "deny"],
@@ -42,7 +42,7 @@ describe("a for or select loop variable is an assignment", () => {
     ["for GIT_PAGER in 'touch F'; do export GIT_PAGER; git log -1; done", "ask", "deny"],
     ["for PATH; do :; done", "ask", "deny"],
     ["select PATH in a; do break; done", "ask", "deny"],
-    ["select PS1; do break; done", "ask", "deny"],
+    ["select PS1; do break; done", "deny", "deny"], // the session's own prompt (session-names)
     ["for __ss_seq in 100; do :; done", "deny", "deny"],
     ["for f in *.txt; do wc -l $f; done", "allow", "allow"],
   ])("%j", async (...row) => expectVerdicts(row));
@@ -60,12 +60,12 @@ describe("a for or select loop variable is an assignment", () => {
 
 describe("${NAME:=…} and ${NAME=…} assign NAME in any word", () => {
   it.each<Row>([
-    [": ${PS0:='$(touch F)'}", "ask", "deny"],
+    [": ${PS0:='$(touch F)'}", "deny", "deny"], // the session's own prompt (session-names)
     ["echo ${PAGER:=x}", "ask", "deny"],
     [": ${PATH=x}", "ask", "deny"],
     ["cat ${HISTFILE:=/var/tmp/x}", "ask", "deny"],
-    ["[[ ${PS0:=x} ]]", "ask", "deny"],
-    ["case ${PS0:=x} in *) ;; esac", "ask", "deny"],
+    ["[[ ${PS0:=x} ]]", "deny", "deny"], // the session's own prompt (session-names)
+    ["case ${PS0:=x} in *) ;; esac", "deny", "deny"], // the session's own prompt (session-names)
     ["case x in ${CDPATH:=/var}) ;; esac", "ask", "deny"],
     ["cat <<EOF\n${CDPATH:=/var}\nEOF", "ask", "deny"],
     ["echo \"${HOME:=x}\"", "ask", "deny"],
@@ -127,7 +127,7 @@ describe("arithmetic assigns the names it sets", () => {
   it.each<Row>([
     ["let PATH=0", "ask", "deny"],
     ["(( PATH=0 ))", "ask", "deny"],
-    ["(( PS0 = 1 ))", "ask", "deny"],
+    ["(( PS0 = 1 ))", "deny", "deny"], // the session's own prompt (session-names)
     ["echo $((PATH=1))", "ask", "deny"],
     ["echo $[PATH=1]", "ask", "deny"],
     ["[[ PATH=1 -eq 1 ]]", "ask", "deny"],
@@ -158,14 +158,14 @@ describe("unset, readonly, export -n, named descriptors and wait -p change a var
     ["unset PATH", "ask", "deny"],
     ["unset -v IFS", "ask", "deny"],
     ["unset -- HOME", "ask", "deny"],
-    ["unset PROMPT_COMMAND", "ask", "deny"],
+    ["unset PROMPT_COMMAND", "deny", "deny"], // the session's own prompt (session-names)
     ["export -n PATH", "ask", "deny"],
     ["readonly PATH", "ask", "deny"],
     ["declare -r PATH", "ask", "deny"],
     ["f() { local PATH; }", "ask", "deny"],
     [": {PATH}>/dev/null", "ask", "deny"],
-    ["echo {PROMPT_COMMAND}>&-", "ask", "deny"],
-    [": {PS0}<&0", "ask", "deny"],
+    ["echo {PROMPT_COMMAND}>&-", "deny", "deny"], // the session's own prompt (session-names)
+    [": {PS0}<&0", "deny", "deny"], // the session's own prompt (session-names)
     ["true {IFS}>/dev/null", "ask", "deny"],
     [": {BASH_CMDS[ls]}>/dev/null", "ask", "deny"],
     ["true {BASH_ALIASES[ls]}>/dev/null", "ask", "deny"],
@@ -177,7 +177,7 @@ describe("unset, readonly, export -n, named descriptors and wait -p change a var
     ["declare -r x", "allow", "allow"],
     ["declare -p PATH", "allow", "allow"],
     ["f() { local x; }", "allow", "allow"],
-    ["echo {a} >f", "allow", "allow"],
+    ["echo {a} >f", "allow", "ask"], // strict is read-only
   ])("%j", async (...row) => expectVerdicts(row));
 
   it("real bash: `: {PATH}>/dev/null` sets PATH to a descriptor number", () => {

@@ -249,7 +249,8 @@ const CLASSES: BypassClass[] = [
       "PS1='$(rm -rf /)'", "PS0='`rm -rf ~`'", "export PS4='+$(rm -rf /) '", "declare PS2='$(touch /etc/x)'", "complete -C 'rm -rf /' ls", "compgen -C 'rm -rf ~' x",
       "mapfile -C 'rm -rf /' -c 1 a < f", "readarray -C 'touch /etc/x #' a < f", "bind -x '\"\\C-t\": rm -rf /'",
     ],
-    nearMisses: ["alias ll='ls -la'", "PS1='\\u@\\h \\w\\$ '", "PROMPT_COMMAND='history -a'", "complete -F _git git", "mapfile -t lines < f"],
+    // PS1 and PROMPT_COMMAND are the session's own (session-names: refused even with a harmless value); reading them is not.
+    nearMisses: ["alias ll='ls -la'", "PS4='+ ' bash -x build.sh", 'echo "$PS1"', "complete -F _git git", "mapfile -t lines < f"],
   },
   {
     name: "links out of the workspace: `..` after a symlink, hard links, cp -s and cp -l",

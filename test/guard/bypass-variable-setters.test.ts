@@ -34,8 +34,13 @@ describe("an array element of a dangerous variable is that variable", () => {
     expect((await guardFor("strict")).check(command).decision).not.toBe("allow");
   });
 
-  it.each([["PROMPT_COMMAND[1]='rm -rf ~'"], ["PS1[0]='$(rm -rf ~)'"]])("the text of %j is judged as the code bash runs", async (command) => {
+  it.each([["PS4[1]='$(rm -rf ~)'"], ["PS4[0]='$(rm -rf ~)'"]])("the text of %j is judged as the code bash runs", async (command) => {
     expect((await guardFor("permissive")).check(command)).toMatchObject({ decision: "deny", rule: "recursive-delete-root" });
+  });
+
+  // The session's own prompt (session-names) is refused whatever its text.
+  it.each([["PROMPT_COMMAND[1]='rm -rf ~'"], ["PS1[0]='$(rm -rf ~)'"]])("%j is refused under permissive", async (command) => {
+    expect((await guardFor("permissive")).check(command)).toMatchObject({ decision: "deny", layer: 1 });
   });
 
   it.each([

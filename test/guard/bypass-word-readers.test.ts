@@ -99,11 +99,14 @@ describe("a quoted PROMPT_COMMAND given to export runs at the next prompt", () =
     expect(tripped("export 'PROMPT_COMMAND=touch F'", { interactive: true })).toBe(true);
   });
   it.each([
-    ["export 'PROMPT_COMMAND=rm -rf /'", "deny/recursive-delete-root", "deny/recursive-delete-root"],
-    ["declare -x 'PS1=$(touch /var/tmp/x)'", "deny/write-outside-workspace", "deny/write-outside-workspace"],
-    ["declare -x 'PS1=$(id)'", "ask/environment", "deny/environment"],
-    ["export {PROMPT_COMMAND,x}=id", "ask/environment", "deny/environment"],
-  ])("its text is judged, and setting it asks: %s", async (c, balanced, strict) => {
+    ["export 'PROMPT_COMMAND=rm -rf /'", "deny/session-names", "deny/session-names"],
+    ["declare -x 'PS1=$(touch /var/tmp/x)'", "deny/session-names", "deny/session-names"],
+    ["declare -x 'PS1=$(id)'", "deny/session-names", "deny/session-names"],
+    ["export {PROMPT_COMMAND,x}=id", "deny/session-names", "deny/session-names"],
+    ["export 'PS4=$(touch /var/tmp/x)'", "deny/write-outside-workspace", "deny/write-outside-workspace"],
+    ["declare -x 'PS4=$(id)'", "ask/environment", "deny/environment"],
+    ["export {PS4,x}=id", "ask/environment", "deny/environment"],
+  ])("its text is judged, and setting the session's own prompt is refused: %s", async (c, balanced, strict) => {
     const b = (await guardFor("balanced")).check(c);
     const st = (await guardFor("strict")).check(c);
     expect([`${b.decision}/${b.rule}`, `${st.decision}/${st.rule}`]).toEqual([balanced, strict]);

@@ -4,8 +4,9 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isSessionName } from "../../src/lib/session-names.ts";
+import { expandBraces, isSessionName } from "../../src/lib/session-names.ts";
 import { guardFor } from "./helpers.ts";
+import { tripped } from "./tripwire.ts";
 
 const POLICIES = ["strict", "balanced", "permissive"] as const;
 
@@ -58,5 +59,87 @@ describe("a command may not set, unset, declare, redefine or call the session's 
       expect(isSessionName(name)).toBe(true);
       await refusedEverywhere(`${name}=1`);
     }
+  });
+});
+
+describe("the session owns its prompt: setting PROMPT_COMMAND, PS0, PS1 or PS2 replaces the session's own hooks", () => {
+  it.each([
+    "PROMPT_COMMAND='touch F'", "PROMPT_COMMAND[1]='touch F'", "PS0='$(touch F)'", "PS1='$(touch F)$ '", "PS2='> '", "export PROMPT_COMMAND='touch F'",
+    "export PS1", "export -n PS1", "declare PS1=x", "declare -x PS0=x", "declare -a PROMPT_COMMAND=(x)", "typeset PS1=x", "local PS1=x",
+    "readonly PROMPT_COMMAND", "unset PROMPT_COMMAND", "unset -v PS0", "read PS1 < f", "IFS= read -r PROMPT_COMMAND < f", "printf -v PS1 x",
+    "mapfile PS1 < f", "for PS1 in a; do :; done", ": ${PS1:=x}", "PS1=x ls", "let PS0=1", "declare -n r=PS1", "eval 'PS1=x'", "f() { PS0=x; }",
+    "ls; PROMPT_COMMAND=x",
+  ])("the session owns its prompt: %j", async (command) => {
+    await refusedEverywhere(command);
+  });
+
+  it("says the session owns its prompt", async () => {
+    const v = (await guardFor("balanced")).check("PROMPT_COMMAND='touch F'");
+    expect(v.reason).toContain("`PROMPT_COMMAND`");
+    expect(v.hint).toMatch(/owns its prompt/);
+  });
+
+  it.each(["echo $PS1", 'echo "$PROMPT_COMMAND"', "declare -p PS1 PS0", "printf '%s\\n' \"$PS0\"", "echo PS1=x", "PS4='+ ' bash -x x.sh", "MYPS1=x"])(
+    "the session owns its prompt: reading or merely mentioning it is left alone: %j",
+    async (command) => {
+      expect((await guardFor("balanced")).check(command).rule).not.toBe("session-names");
+    },
+  );
+
+  it("the session owns its prompt: in real interactive bash, PROMPT_COMMAND and PS0 run what they name at the next command", () => {
+    expect(tripped("PROMPT_COMMAND='touch F'", { interactive: true })).toBe(true);
+    expect(tripped("PS0='$(touch F)'\necho next", { interactive: true })).toBe(true);
+    expect(tripped("PS1='$(touch F)$ '", { interactive: true })).toBe(true);
+    // Not run by a non-interactive shell: the tripwire is the prompt.
+    expect(tripped("PROMPT_COMMAND='touch F'; echo next")).toBe(false);
+  });
+
+  it("the session owns its prompt: every prompt variable the node runtime's shell sets is reserved", () => {
+    const source = readFileSync(new URL("../../src/runtime/node.ts", import.meta.url), "utf8");
+    const set = [...new Set([...source.matchAll(/["`](PROMPT_COMMAND|PS\d)=/g)].map((m) => m[1]!))];
+    expect(set).toEqual(expect.arrayContaining(["PROMPT_COMMAND", "PS0", "PS1"]));
+    for (const name of set) expect(isSessionName(name), name).toBe(true);
+  });
+});
+
+describe("brace expansion makes several names of one word: the session's names and risky variables behind braces", () => {
+  it.each([
+    "unset PS{0,1}", "unset __ss_{seq,tok}", "declare PS{1,2}=x", "export PROMPT_COMMAN{D,}=x", "local PS{1,}", "read PS{1,2} < f", "printf -v PS{1,} x",
+    "mapfile PROMPT_COMMAN{D,} < f", "getopts ab PS{1,}", "wait -p __ss_{a,b}", "read P{S{0,1},ROMPT_COMMAND} < f",
+  ])("brace expansion of names: %j is refused under every preset", async (command) => {
+    for (const policy of POLICIES) expect([policy, (await guardFor(policy)).check(command).decision]).toEqual([policy, "deny"]);
+  });
+
+  it.each(["export PATH{,}=/tmp/evil", "declare -x LD_PRELOAD{,}=/tmp/x.so", "read PAT{H,} < f", "printf -v PAT{H,} /tmp/x"])(
+    "brace expansion of names: %j is not allowed (a risky variable behind braces)",
+    async (command) => {
+      expect((await guardFor("balanced")).check(command).decision).not.toBe("allow");
+      expect((await guardFor("strict")).check(command).decision).not.toBe("allow");
+    },
+  );
+
+  it("brace expansion of names: in real bash, unset PS{0,1}, declare PS{1,2}=x, export PATH{,}=… and read PS{1,2} set or unset every name", () => {
+    const r = spawnSync(
+      "bash",
+      ["--norc", "--noprofile", "-c", 'PS0=a PS1=b; unset PS{0,1}; echo "[${PS0-u}${PS1-u}]"; declare PS{1,2}=x; echo "[$PS1$PS2]"; export PATH{,}=/nope; echo "[$PATH]"; read PS{1,2} <<< "p q"; echo "[$PS1$PS2]"'],
+      { encoding: "utf8" },
+    );
+    expect(r.stdout).toBe("[uu]\n[xx]\n[/nope]\n[pq]\n");
+  });
+
+  it("brace expansion of names: expandBraces follows bash", () => {
+    for (const [word, expected] of [
+      ["PS{0,1}", "PS0 PS1"], ["PROMPT_COMMAN{D,}", "PROMPT_COMMAND PROMPT_COMMAN"], ["a{1..3}", "a1 a2 a3"], ["x{a,{b,c}}y", "xay xby xcy"],
+      ["{z..x}", "z y x"], ["a{b}c", "a{b}c"], ["{}", "{}"], ["x{,}", "x x"], ["P{S{0,1},ROMPT_COMMAND}", "PS0 PS1 PROMPT_COMMAND"],
+    ] as const) {
+      expect(expandBraces(word)?.join(" "), word).toBe(expected);
+      expect(spawnSync("bash", ["--norc", "--noprofile", "-c", `echo ${word}`], { encoding: "utf8" }).stdout.trim(), word).toBe(expected);
+    }
+    expect(expandBraces("a{1..1000}")).toBeNull();
+  });
+
+  it.each(["read a{1,2} < f", "read -r line", "echo {a,b}", "unset a[2]", "declare -a arr=({a,b})"])("brace expansion of names: %j is left alone", async (command) => {
+    expect((await guardFor("balanced")).check(command).rule).not.toBe("session-names");
+    expect((await guardFor("balanced")).check(command).decision).not.toBe("deny");
   });
 });

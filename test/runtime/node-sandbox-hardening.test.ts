@@ -14,7 +14,8 @@ import { TOOLS } from "../../src/limits.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { createNodeFs } from "../../src/runtime/node-fs.ts";
-import { PROTECTED_DIRS, PROTECTED_FILES, protectedWritePaths, protectedWriteReason } from "../../src/runtime/node-protect.ts";
+import { LIBRARY_DIRS, LIBRARY_FILES, PROTECTED_DIRS, PROTECTED_FILES } from "../../src/lib/protected.ts";
+import { protectedWritePaths, protectedWriteReason } from "../../src/runtime/node-protect.ts";
 import type { DirEntry, Runtime, RuntimeFs } from "../../src/runtime/types.ts";
 
 const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");
@@ -41,14 +42,16 @@ async function personRepo(): Promise<string> {
 }
 
 describe("the library's list of protected files is Sandshell's", () => {
-  it("PROTECTED_FILES and PROTECTED_DIRS are @anthropic-ai/sandbox-runtime's DANGEROUS_FILES and dangerous directories", async () => {
+  it("PROTECTED_FILES and PROTECTED_DIRS are @anthropic-ai/sandbox-runtime's DANGEROUS_FILES and dangerous directories, and Sandshell's additions", async () => {
     const spec = "@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js";
     const lib = (await import(/* @vite-ignore */ spec).catch(async () => import(/* @vite-ignore */ join(process.cwd(), "node_modules", spec)))) as {
       DANGEROUS_FILES: string[];
       getDangerousDirectories: () => string[];
     };
-    expect([...PROTECTED_FILES]).toEqual(lib.DANGEROUS_FILES);
-    expect([...PROTECTED_DIRS]).toEqual(lib.getDangerousDirectories());
+    expect([...LIBRARY_FILES]).toEqual(lib.DANGEROUS_FILES);
+    expect([...LIBRARY_DIRS]).toEqual(lib.getDangerousDirectories());
+    expect(PROTECTED_FILES.slice(0, LIBRARY_FILES.length)).toEqual([...LIBRARY_FILES]);
+    expect(PROTECTED_DIRS.slice(0, LIBRARY_DIRS.length)).toEqual([...LIBRARY_DIRS]);
   });
 
   it("protectedWriteReason names the protected part at any depth, in any case, and nothing else", () => {
@@ -56,10 +59,11 @@ describe("the library's list of protected files is Sandshell's", () => {
     for (const p of [
       "/w/.bashrc", "/w/a/b/c/d/.mcp.json", "/w/.vscode/tasks.json", "/w/x/.IDEA/y", "/w/.claude/commands/c.md", "/w/.git/hooks/pre-commit",
       "/w/.git/config", "/w/sub/.git/commondir", "/w/.git/modules/m/config", "/w/.git/worktrees/t/gitdir", "/w/sub/.git",
+      "/w/.claude/settings.json", "/w/a/.claude/settings.local.json", "/w/.pre-commit-config.yaml", "/w/.devcontainer/devcontainer.json", "/w/.envrc",
     ]) {
       expect(protectedWriteReason(ws, p), p).toMatch(/keeps it read-only/);
     }
-    for (const p of ["/w/src/a.ts", "/w/.git/HEAD", "/w/.git/objects/ab/cd", "/w/.claude/settings.json", "/w/config", "/w/.vscodex", "/w", "/etc/.bashrc"]) {
+    for (const p of ["/w/src/a.ts", "/w/.git/HEAD", "/w/.git/objects/ab/cd", "/w/.claude/x.md", "/w/settings.json", "/w/config", "/w/.vscodex", "/w", "/etc/.bashrc"]) {
       expect(protectedWriteReason(ws, p), p).toBeNull();
     }
   });
@@ -73,7 +77,7 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's a
     for (const what of ["hook", "fsmonitor", "sub-hook", "commondir", "tool-hook"]) await fsp.rm(planted(what), { force: true });
   });
 
-  it("dangerous-files: hooks, .git/config (core.fsmonitor), .bashrc, .vscode, .mcp.json planted in the person's repository by the shell or the file tools: all refused, and the person's git commit and status on the host run nothing", async () => {
+  it("dangerous-files: hooks, .git/config (core.fsmonitor), .bashrc, .vscode, .mcp.json, .claude/settings.json, .pre-commit-config.yaml, .devcontainer, .envrc planted in the person's repository by the shell or the file tools: all refused, and the person's git commit and status on the host run nothing", async () => {
     const repo = await personRepo();
     onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
     // An approver that says yes to everything: what stops the writes is the sandbox, not a person.
@@ -83,7 +87,8 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's a
     const hook = `#!/bin/sh\ntouch ${planted("hook")}\n`;
     const targets = [
       ".git/hooks/pre-commit", ".git/config", ".bashrc", ".vscode/tasks.json", ".mcp.json", ".idea/workspace.xml", ".claude/commands/x.md",
-      "sub/.git/hooks/post-checkout", "sub/.git/config",
+      "sub/.git/hooks/post-checkout", "sub/.git/config", ".claude/settings.json", ".claude/settings.local.json", ".pre-commit-config.yaml",
+      ".devcontainer/devcontainer.json", ".envrc",
     ];
     const shell = await sh(
       sb,

@@ -546,6 +546,48 @@ describe.each(RUNTIMES)("approvals on the %s runtime", (kind) => {
   });
 });
 
+describe.each(RUNTIMES)("strict is read-only on the %s runtime: every write asks, the file tools' too", (kind) => {
+  let sb: Sandbox;
+  let answer: (req: ApprovalRequest) => Promise<unknown>;
+  const asked: ApprovalRequest[] = [];
+
+  beforeAll(async () => {
+    sb = await createSandbox({
+      runtime: kind,
+      policy: "strict",
+      approver: async (req) => {
+        asked.push(req);
+        return (await answer(req)) as boolean;
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  it("strict is read-only: write_file and edit_file of a source file ask (strict-write), a read does not", async () => {
+    answer = async () => true;
+    const wrote = await sb.callTool("write_file", { path: "src/app.ts", content: "export const a = 1;\n" });
+    expect(asked.at(-1)).toMatchObject({ tool: "write_file", command: "tee src/app.ts", rule: "strict-write" });
+    expect(text(wrote)).toMatch(/^Approved by this sandbox's approver for this one run\.\nWrote /);
+    let before = asked.length;
+    expect((await sb.callTool("read_file", { path: "src/app.ts" })).isError).toBeUndefined();
+    expect(asked.length).toBe(before);
+    answer = async () => false;
+    const edit = await sb.callTool("edit_file", { path: "src/app.ts", old_str: "a = 1", new_str: "a = 2" });
+    expect(asked.at(-1)).toMatchObject({ tool: "edit_file", command: "tee src/app.ts", rule: "strict-write" });
+    expect(edit.structuredContent.status).toBe("denied");
+    expect(new TextDecoder().decode(await sb.runtime.fs.readFile(`${sb.runtimeInfo.workspace}/src/app.ts`))).toContain("a = 1");
+    // The same from bash: a redirect to a file asks; one to /dev/null does not.
+    before = asked.length;
+    expect((await sb.callTool("bash", { command: "echo x > notes.txt" })).structuredContent.verdict).toMatchObject({ rule: "strict-write" });
+    expect(asked.length).toBe(before + 1);
+    expect((await sb.callTool("bash", { command: "echo x > /dev/null" })).isError).toBeUndefined();
+    expect(asked.length).toBe(before + 1);
+  });
+});
+
 describe.each(RUNTIMES)("approvals answered in the UI on the %s runtime", (kind) => {
   let sb: Sandbox;
 

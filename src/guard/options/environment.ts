@@ -6,7 +6,8 @@
 
 import { DYN, variableOf, type Command, type Word } from "../facts.ts";
 import type { Effective } from "../commands.ts";
-import { PROTECTED_DIRS, PROTECTED_FILES } from "../../lib/protected.ts";
+import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../../lib/protected.ts";
+import { expandBraces } from "../../lib/session-names.ts";
 
 /** Exported variables known to change nothing but formatting, locale, colour and test mode. */
 export const HARMLESS_ENV = new Set([
@@ -60,6 +61,12 @@ const SHELL_OR_TOOL =
  */
 export function harmlessShellVariable(name: string): boolean {
   if (name.includes(DYN)) return false;
+  // `read PAT{H,}` fills PATH: brace expansion makes several names of one word, each judged.
+  if (name.includes("{")) {
+    const names = expandBraces(name);
+    if (names === null) return false;
+    if (names.length > 1 || names[0] !== name) return names.every(harmlessShellVariable);
+  }
   // A name bash refuses (`read 'REPLY?x'`: not a valid identifier) sets nothing; judged by its leading name all the same.
   const base = variableOf(name) ?? /^[A-Za-z_][A-Za-z0-9_]*/.exec(name)?.[0] ?? null;
   if (base === null) return false;
@@ -69,30 +76,41 @@ export function harmlessShellVariable(name: string): boolean {
 /**
  * Files that configure what later commands do: writing one asks, like any change to what runs next. They are the
  * files the OS sandbox keeps read-only because a program the person runs reads them (src/lib/protected.ts: shell
- * startup files, git's, ripgrep's, .mcp.json), and the configuration of tools an agent runs here. `config` and
- * `HEAD` are there because a directory holding them (with `objects/` and `refs/`) is a git repository to git,
- * wherever it is: `cd r && git branch` then runs r/config's core.pager. Compared in lower case, as the sandbox does.
+ * startup files, git's, ripgrep's, .mcp.json, pre-commit's, direnv's), and the configuration of tools an agent runs
+ * here: HOME is the workspace in the node runtime, so its dot files are the user-wide configuration of every program
+ * the shell starts (gdb, bun, mercurial, tmux, less, python's `sitecustomize`). `config` and `HEAD` are there because
+ * a directory holding them (with `objects/` and `refs/`) is a git repository to git, wherever it is: `cd r && git
+ * branch` then runs r/config's core.pager. Compared in lower case, as the sandbox does.
  */
 const CONFIG_FILES = new Set([
   ...PROTECTED_FILES,
   "config", "head", "commondir", "package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".rgrc", ".gitattributes",
   ".bash_login", ".bash_logout", ".zshenv", ".inputrc", ".curlrc", ".wgetrc",
-  ".netrc", "pip.conf", ".pypirc", ".pdbrc", ".envrc", ".lesskey", ".vimrc", ".exrc", ".editrc", "bunfig.toml", ".mocharc.js", ".bazelrc",
+  ".netrc", "pip.conf", ".pypirc", ".pdbrc", ".lesskey", ".vimrc", ".exrc", ".editrc", "bunfig.toml", ".bunfig.toml", ".mocharc.js",
+  ".bazelrc", ".gdbinit", ".hgrc", ".tmux.conf", "sitecustomize.py", "usercustomize.py",
+  // Read from HOME at a program's start and able to run commands or code: psql's `\!`, irb/pry/R code, PYTHONSTARTUP's
+  // usual name, Debian's .bashrc sources .bash_aliases; gem's and terraform's name plugins and hooks. (sqlite3 finds
+  // its .sqliterc through the password database, not HOME.)
+  ".psqlrc", ".irbrc", ".pryrc", ".rprofile", ".pythonrc", ".pythonrc.py", ".bash_aliases", ".gemrc", ".terraformrc", ".condarc",
 ]);
 
 /**
- * Folders whose every file configures something that runs later: the sandbox's (editor settings and tasks, an
- * agent's commands and subagents), git's own, husky's hooks, and Claude Code's settings, which name hook commands.
+ * Folders whose every file configures something that runs later: the sandbox's (editor settings and tasks, a dev
+ * container, an agent's commands and subagents), git's own, husky's hooks, Claude Code's settings and the hook
+ * scripts they name, the XDG configuration folder as a whole (git, fish, less, npm, pip, …), ssh's, cargo's,
+ * direnv's, and those whose config names a program to run (docker's credsStore, gpg-agent's pinentry-program,
+ * kubectl's exec credential plugin, aws's credential_process).
  */
-const CONFIG_DIRS = [...PROTECTED_DIRS, ".git", ".husky", ".config/git", ".config/npm", ".config/pip"];
-const CONFIG_IN_CLAUDE = new Set(["settings.json", "settings.local.json"]);
+const CONFIG_DIRS = [...PROTECTED_DIRS, ".git", ".husky", ".claude", ".config", ".ssh", ".cargo", ".direnv", ".docker", ".gnupg", ".kube", ".aws"];
+
+/** A `.pth` file in a folder python scans at start: a line of it that begins with `import` runs at every start. */
+const PTH = /\/(?:site|dist)-packages\/[^/]*\.pth$/;
 
 /** `path` (absolute) is a tool's configuration, a git repository's internals or a hook. */
 export function isConfigPath(path: string): boolean {
   const lower = path.toLowerCase();
-  const cut = lower.lastIndexOf("/");
-  const base = lower.slice(cut + 1);
-  if (CONFIG_FILES.has(base)) return true;
-  if (CONFIG_IN_CLAUDE.has(base) && lower.slice(0, cut).endsWith("/.claude")) return true;
+  const base = lower.slice(lower.lastIndexOf("/") + 1);
+  if (CONFIG_FILES.has(base) || PTH.test(lower)) return true;
+  if (PROTECTED_PATHS.some((p) => lower.endsWith(`/${p}`))) return true;
   return CONFIG_DIRS.some((d) => lower.endsWith(`/${d}`) || lower.includes(`/${d}/`));
 }

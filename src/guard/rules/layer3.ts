@@ -3,7 +3,8 @@
 // whose every option the row lists, or project code (one class, allowed under balanced and asked under
 // strict). Deletions, network, shell state, risky environment variables and writes to tool configuration
 // ask (balanced) or are refused (strict); anything else asks (balanced), is refused (strict) or runs
-// (permissive). Writes inside the workspace are fine here: layer 2 has already refused the ones outside it.
+// (permissive). Writes inside the workspace are fine under balanced (layer 2 has already refused the ones outside
+// it); strict is read-only, so there they ask (row strict-write).
 
 import type { Command } from "../facts.ts";
 import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } from "../commands.ts";
@@ -11,7 +12,7 @@ import { isConfigPath, riskyVariable } from "../options/environment.ts";
 import { changesShellRules, SHADOWED } from "./semantics.ts";
 import { judgeEffective, specFor } from "../options/index.ts";
 import { TRANSPARENT_WRAPPERS } from "../wrapper-effects.ts";
-import { resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
+import { harmlessDevice, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 
 /** Why a command is known safe (by its option spec row), or null. */
 export function knownSafe(cmd: Command, eff: Effective): string | null {
@@ -136,6 +137,20 @@ export function shellState(cmd: Command, eff: Effective, env: RuleEnv): string |
   return null;
 }
 
+/**
+ * The first file the command writes, as written, that is not a harmless device (`> /dev/null`, `2>&1` writes none):
+ * a redirect's target, a program's output operand or option (`tee f`, `sort -o f`, `touch f`, `mkdir d`), a file edited
+ * in place (`sed -i`). Under strict every such write asks: strict is read-only.
+ */
+export function writesAFile(cmd: Command, env: RuleEnv): string | null {
+  for (const w of env.writes(cmd)) {
+    const r = resolveWord(w, cmd.cwd);
+    if (r.kind === "path" && harmlessDevice(r.path)) continue;
+    return w.raw;
+  }
+  return null;
+}
+
 /** A file the command writes that configures later commands (.git/config, .npmrc, package.json, hooks). */
 export function configWrite(cmd: Command, env: RuleEnv): string | null {
   for (const w of env.writes(cmd)) {
@@ -248,11 +263,11 @@ export const LAYER3: RuleRow[] = [
     examples: [
       "PAGER='touch x' git log", "GIT_EXTERNAL_DIFF=x git diff", "export PATH=/tmp:$PATH", "env LD_PRELOAD=/tmp/x.so ls", "declare -x BASH_ENV=/tmp/x",
       "NODE_OPTIONS='--require ./x.js' npm test", "PS4='$(id)' bash -x y.sh", "IFS=/ ", "RIPGREP_CONFIG_PATH=x rg y", "npm_config_script_shell=x npm test",
-      "GIT_DIR=/tmp/evil/.git git status", "PROMPT_COMMAND=id", "HOME=/tmp", "CDPATH=/etc", "export GIT_CONFIG_COUNT=1",
+      "GIT_DIR=/tmp/evil/.git git status", "PS3=id", "HOME=/tmp", "CDPATH=/etc", "export GIT_CONFIG_COUNT=1",
       "let PATH=1", "(( IFS=1 ))", "for PATH in /tmp/x; do ls; done", ": ${PATH:=/tmp/x}", "unset PATH", "wait -p PATH",
-      "PS4[0]='$(id)'", "PROMPT_COMMAND[1]=id", "read 'PATH[0]' < f", ": ${PATH[0]:=/tmp/x}",
-      "[[ ${PS0:=x} ]]", "x=PATH; : ${!x:=1}", "export PAGER", "declare -x PAGER", "export -f f", "readonly PATH", "export -n PATH",
-      ": {PATH}>/dev/null", "echo {PROMPT_COMMAND}>&-",
+      "PS4[0]='$(id)'", "PS4[1]='$(id)'", "read 'PATH[0]' < f", ": ${PATH[0]:=/tmp/x}",
+      "[[ ${PS4:=x} ]]", "x=PATH; : ${!x:=1}", "export PAGER", "declare -x PAGER", "export -f f", "readonly PATH", "export -n PATH",
+      ": {PATH}>/dev/null", "echo {CDPATH}>&-",
     ],
     nearMisses: [
       "LANG=C sort x", "export NODE_ENV=production", "x=1", "dir=src; ls $dir", "CI=1 npm test", "env TZ=UTC date", "declare -a arr",
@@ -268,7 +283,9 @@ export const LAYER3: RuleRow[] = [
     id: "config-write",
     layer: 3,
     decision: "ask",
-    title: "Writes to files that configure later commands (.git/, .npmrc, package.json, shell rc files, .vscode/, .mcp.json, .claude/)",
+    title:
+      "Writes to files that configure later commands (.git/, .npmrc, package.json, shell rc files, .vscode/, .mcp.json, .claude/, .config/, " +
+      "a python .pth, .pre-commit-config.yaml, .devcontainer/, .envrc)",
     reason: "Writes to {detail}, which configures what later commands run.",
     hint: "A person approves changes to tool configuration; edit the project's code files instead.",
     examples: [
@@ -276,9 +293,16 @@ export const LAYER3: RuleRow[] = [
       "cp x .git/hooks/pre-commit", "echo --pre=sh > .rgrc", "sed -i s/a/b/ package.json",
       "printf '[core]\\n\\tpager = id\\n' > r/config", "echo 'ref: refs/heads/main' > r/HEAD", "echo x > ~/.ssh/config",
       "echo '{}' > .vscode/settings.json", "cp x .idea/workspace.xml", "echo '{}' > .mcp.json", "echo x > .claude/commands/x.md",
-      "tee .claude/agents/a.md < x", "echo '{}' > .claude/settings.json", "echo x >> .ripgreprc",
+      "tee .claude/agents/a.md < x", "echo '{}' > .claude/settings.json", "echo x >> .ripgreprc", "echo '{}' > .claude/settings.local.json",
+      "echo x > .pre-commit-config.yaml", "echo '{}' > .devcontainer/devcontainer.json", "echo 'import os' > .local/lib/python3.11/site-packages/x.pth",
+      "echo x > venv/lib/python3.12/site-packages/sitecustomize.py", "echo x > .config/lesskey", "echo x > .config/fish/config.fish", "echo x > .gdbinit",
+      "echo x > .bunfig.toml", "echo x > .cargo/config.toml", "echo x > .hgrc", "echo x > .tmux.conf", "echo x >> .ssh/authorized_keys", "echo x > .envrc",
+      "echo x > .direnv/x", "echo '\\! touch x' > .psqlrc", "echo x > .irbrc", "echo x > .docker/config.json", "echo x > .gnupg/gpg-agent.conf",
     ],
-    nearMisses: ["cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name", "cat .mcp.json", "echo x > claude/commands.md"],
+    nearMisses: [
+      "cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name", "cat .mcp.json", "echo x > claude/commands.md",
+      "echo x > paths.pth", "echo x > src/settings.json", "cat .config/lesskey", "echo x > app.config",
+    ],
     match(cmd, _eff, env) {
       const path = configWrite(cmd, env);
       return path ? { detail: path } : null;
@@ -300,6 +324,29 @@ export const LAYER3: RuleRow[] = [
     match(cmd, eff, env) {
       const what = projectCode(cmd, eff, env);
       return what ? { detail: text(cmd, eff) } : null;
+    },
+  },
+  {
+    id: "strict-write",
+    layer: 3,
+    decision: "allow",
+    decisions: { strict: "ask" },
+    policy: "strict",
+    title: "Writes inside the workspace: a redirect to a file, a program's output file, an in-place edit (allowed in balanced, asked in strict)",
+    reason: "`{detail}` is written: the strict policy is read-only.",
+    hint: "A person approves writes under the strict policy; or read only (`> /dev/null` writes nothing).",
+    examples: [
+      "touch x", "echo x > f", "echo x >> f", "tee a < x", "ls | tee -a log", "sort -o out x", "sed -i s/a/b/ f", "mkdir d", "mkdir -p src/lib",
+      "cat > f <<'EOF'\nx\nEOF", "ls &> log", "xxd a b", "uniq a b", "find . -fprint out", "tree -o out", "base64 -d a > b", "echo x > /tmp/x",
+      "diff a b > out", "ls > out 2>&1",
+    ],
+    nearMisses: ["cat f", "ls > /dev/null", "ls 2>/dev/null", "echo x >&2", "echo x 2>&1", "ls > /dev/stderr", "grep -n x f | head", "sed 's/a/b/' f", "sort x", "git status"],
+    match(cmd, eff, env) {
+      // Balanced allows them (the allowlist row says why); strict asks only for what it would otherwise allow: a
+      // program it does not know stays refused.
+      if (env.policy !== "strict" || !knownSafe(cmd, eff)) return null;
+      const what = writesAFile(cmd, env);
+      return what ? { detail: what } : null;
     },
   },
   {

@@ -59,18 +59,17 @@ export interface RuleRow {
   match(cmd: Command, eff: Effective, env: RuleEnv): Match | null;
 }
 
+/** Devices a write to changes no file: it is discarded or shown. */
+const HARMLESS_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
+
+/** `path` is a device a write to changes no file (`> /dev/null`, `>&2` spelled as a path). */
+export function harmlessDevice(path: string): boolean {
+  return HARMLESS_DEVICES.has(path);
+}
+
 /** Places an agent may write: the workspace, the scratch folder (/tmp), and the harmless devices. */
 export function writable(path: string, env: { workspace: string; scratch?: string }): boolean {
-  return (
-    isInside(path, env.workspace) ||
-    isInside(path, env.scratch ?? "/tmp") ||
-    path === "/dev/null" ||
-    path === "/dev/stdout" ||
-    path === "/dev/stderr" ||
-    path === "/dev/tty" ||
-    path === "/dev/fd/1" ||
-    path === "/dev/fd/2"
-  );
+  return isInside(path, env.workspace) || isInside(path, env.scratch ?? "/tmp") || harmlessDevice(path);
 }
 
 export type Resolved =

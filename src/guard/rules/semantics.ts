@@ -7,7 +7,7 @@ import { FETCHERS, isInterpreter, programFileSource, programSource, SHELLS, WRAP
 import { specFor } from "../options/index.ts";
 import { declareChanges, setChanges, shoptChanges } from "../options/shell-options.ts";
 import type { RuleEnv, RuleRow } from "./row.ts";
-import { isSessionName, SESSION_NAME_PREFIXES } from "../../lib/session-names.ts";
+import { isSessionName, SESSION_NAME_PREFIXES, SESSION_PROMPT_NAMES } from "../../lib/session-names.ts";
 
 const NET_PATH = /^\/dev\/(?:tcp|udp)\//;
 const FD_NUMBER = /^\/(?:dev\/fd|proc\/[^/]+(?:\/task\/[^/]+)?\/fd)\/(\d+)$/;
@@ -152,17 +152,25 @@ export const SEMANTICS: RuleRow[] = [
     id: "session-names",
     layer: 1,
     decision: "deny",
-    title: `The session's own variables and functions (${SESSION_NAME_PREFIXES.map((p) => `\`${p}*\``).join(", ")}): set, unset, declared, redefined or called`,
+    title:
+      `The session's own variables and functions (${SESSION_NAME_PREFIXES.map((p) => `\`${p}*\``).join(", ")}) and its prompt ` +
+      `(${SESSION_PROMPT_NAMES.join(", ")}): set, unset, declared, redefined or called`,
     reason: "`{detail}` is one of the session's own names: the session uses it to know when a command has ended, and a command may not change or call it.",
-    hint: `Choose another name: names starting with ${SESSION_NAME_PREFIXES.join(" or ")} are the session's.`,
+    hint:
+      `Choose another name: names starting with ${SESSION_NAME_PREFIXES.join(" or ")} are the session's, and the session owns its prompt ` +
+      `(${SESSION_PROMPT_NAMES.join(", ")}): read them, but leave them as they are.`,
     examples: [
       "__ss_seq=5", "__ss_tok=1 ls", "export __ss_seq", "declare -g __ss_seq=0", "readonly __ss_seq", "unset __ss_seq", "unset -f __sandshell_prompt",
       "__sandshell_prompt() { :; }", "function __sandshell_prompt { :; }", "let __ss_seq=9", "(( __ss_seq++ ))", "read __ss_seq < f",
       "printf -v __ss_seq 1", "mapfile -t __ss_k < f", "for __ss_seq in 1; do :; done", ": ${__ss_seq:=1}", "declare -n r=__ss_seq",
       "alias __sandshell_prompt=:", "eval '__ss_seq=1'", "bash -c '__ss_seq=1'", "__ss_seq[0]=1", "local __ss_ec=0", "__sandshell_prompt", "exec {__ss_seq}>f", "coproc __ss_seq { :; }",
-      "builtin command __sandshell_prompt",
+      "builtin command __sandshell_prompt", "PROMPT_COMMAND='touch F'", "PROMPT_COMMAND[1]='touch F'", "PS0='$(touch F)'", "PS1='$ '", "PS2='> '",
+      "export PROMPT_COMMAND=x", "export PS1", "declare -x PS0=x", "declare -a PROMPT_COMMAND=(x)", "unset PROMPT_COMMAND", "read PS1 < f",
+      "printf -v PS0 x", "PS1=x ls", ": ${PS1:=x}", "read PS{1,2} < f", "printf -v PROMPT_COMMAN{D,} x",
     ],
-    nearMisses: ["echo $__ss_seq", "x='__ss_ is reserved'", "exec {fd}>f", "declare -p __ss_seq", "declare -f __sandshell_prompt", "type __sandshell_prompt", "ss_seq=1", "x__ss_seq=1", "echo __ss_seq=1"],
+    nearMisses: ["echo $__ss_seq", "x='__ss_ is reserved'", "exec {fd}>f", "declare -p __ss_seq", "declare -f __sandshell_prompt", "type __sandshell_prompt", "ss_seq=1", "x__ss_seq=1", "echo __ss_seq=1",
+      "echo $PS1", "echo \"$PROMPT_COMMAND\"", "declare -p PS1", "echo PS1=x", "PS4='+ '", "PS10=x", "MYPS1=x",
+    ],
     match(cmd, eff, env) {
       const name = setsSessionName(cmd, eff, env);
       return name ? { detail: name } : null;
