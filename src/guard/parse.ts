@@ -221,6 +221,15 @@ function appendWords(list: Word[], ws: readonly Word[], joined: string | null): 
 
 /** Builtins whose operands are names they declare, export or unset. */
 const DECLARES = new Set(["export", "declare", "typeset", "local", "readonly", "unset"]);
+
+/** What a declaration builtin's flags make of an assignment's value (see declaredArray). */
+interface DeclaredArray {
+  keyword: string;
+  /** Bash may read a value `(…)` as a compound array assignment. */
+  array: boolean;
+  /** `-A`: the keys are strings, not arithmetic. */
+  assoc: boolean;
+}
 const SKIP = new Set(["comment", "heredoc_start", "heredoc_end", "variable_name", "file_descriptor"]);
 
 /** Text of a double-quoted or unquoted segment with its backslash escapes applied. */
@@ -626,7 +635,10 @@ export class ScriptAnalyzer {
           let lastEnd = -1;
           for (const c of node.children) {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
-            else if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, true, keyword !== "unset");
+            else if (c.type === "variable_assignment") {
+              // The flags before it say whether bash may read its value as a compound array assignment.
+              this.assignment(c, fact, ctx, words, true, keyword !== "unset" ? this.declaredArray(keyword, names) : false);
+            }
             else if (c.type === "variable_name" || !SKIP.has(c.type)) {
               const ws = c.type === "variable_name" ? [literalWord(c.text)] : this.fields(c, ctx.scope, "argv");
               if (c.type !== "variable_name") words.push(c);
@@ -896,23 +908,86 @@ export class ScriptAnalyzer {
    * `declared`: an argument of declare, typeset, local, export or readonly, which bash brace-expands as a whole
    * word (`declare x={a,/etc}` is `declare x=a x=/etc`), unlike a plain assignment.
    */
-  private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean, declared = false): void {
+  private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean, declared: DeclaredArray | false = false): void {
     const nameNode = node.childForFieldName("name");
     const name = nameNode?.text ?? "";
     const valueNode = node.childForFieldName("value");
     // `a[i]=x`, `a=([i]=x)`: the subscripts are arithmetic (for an indexed array).
     const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([^]*)\]$/.exec(name);
     if (sub && sub[1] !== "@" && sub[1] !== "*") this.arith(sub[1]!, false, `the subscript of ${name}=`, fact, ctx);
-    if (valueNode?.type === "array") {
+    // `declare -A m=([k]=v)`: an associative array's keys are strings, not arithmetic (their substitutions
+    // still run, as the words they are).
+    if (valueNode?.type === "array" && !(declared && declared.assoc)) {
+      // tree-sitter splits one element in parts with nothing between them (`[\$\(cmd\)]=1` is `[` and the rest):
+      // to bash they are one word.
+      const elements: SyntaxNode[][] = [];
       for (const c of valueNode.namedChildren) {
-        const key = /^\[([^\]]*)\]\+?=/.exec(c.text);
-        if (key) this.arith(key[1]!, false, `the subscript [${key[1]}]=`, fact, ctx);
+        const last = elements[elements.length - 1];
+        if (last && last[last.length - 1]!.endIndex === c.startIndex) last.push(c);
+        else elements.push([c]);
+      }
+      for (const parts of elements) {
+        const text = parts.map((c) => c.text).join("");
+        const key = /^\[([^\]]*)\]\+?=/.exec(text);
+        if (!key) continue;
+        this.arith(key[1]!, false, `the subscript [${key[1]}]=`, fact, ctx);
+        // `x=([\$\(cmd\)]=1)`: bash removes the quotes, then evaluates the subscript as arithmetic, which runs
+        // the `$(cmd)` the backslashes hid. The subscript is judged after quote removal too (as `unset a[…]`).
+        if (/[\\'"]/.test(key[1]!)) {
+          const value = parts.map((c) => this.word(c, ctx.scope));
+          const removed = /^\[([^]*?)\]\+?=/.exec(value.map((w) => w.value).join(""));
+          const word = literalWord(`x[${removed?.[1] ?? DYN}]`);
+          this.evaluatedName(value.some((w) => w.dynamic) || !removed ? { ...word, raw: text, dynamic: true } : word, `the subscript [${key[1]}]=`, fact, ctx);
+        }
       }
     }
     if (valueNode) words.push(valueNode);
     const append = /^[^=]*\+=/.test(node.text);
     const values = valueNode ? (declared ? this.fields(valueNode, ctx.scope, "value", true) : [this.word(valueNode, ctx.scope)]) : [literalWord("")];
-    for (const value of values) this.assignValue(name, value, append, fact, ctx, persistent);
+    for (const value of values) {
+      if (declared && valueNode?.type !== "array") this.compoundValue(declared, name, value, append, fact, ctx);
+      this.assignValue(name, value, append, fact, ctx, persistent);
+    }
+  }
+
+  /**
+   * What the flags before an assignment given to declare, typeset, local, readonly or export say about its value:
+   * bash reads a value that (after quotes and expansions) starts with `(` and ends with `)` as a compound array
+   * assignment, running its `$(…)` and subscripts, under `-a`/`-A`, and for declare, typeset and local also when
+   * the name is already an array (which the guard cannot know). A flag word not known (`declare $f x=…`) may be
+   * `-a`.
+   */
+  private declaredArray(keyword: string, before: readonly Word[]): DeclaredArray {
+    let array = keyword === "declare" || keyword === "typeset" || keyword === "local";
+    let assoc = false;
+    for (const w of before) {
+      if (w.dynamic && (w.value.startsWith(DYN) || w.value.startsWith("-"))) array = true;
+      else if (/^-[A-Za-z]+$/.test(w.value)) {
+        if (w.value.includes("a") || w.value.includes("A")) array = true;
+        if (w.value.includes("A")) assoc = true;
+      }
+    }
+    return { keyword, array, assoc };
+  }
+
+  /** A declaration's quoted or expanded value that bash reads as `(…)` code: judged as the code it is. */
+  private compoundValue(declared: DeclaredArray, name: string, value: Word, append: boolean, fact: Command, ctx: Ctx): void {
+    if (!declared.array) return;
+    const v = value.value;
+    if (value.dynamic || v.includes(DYN)) {
+      // Unknown unless the known text before or after the expansion rules out `(` … `)`.
+      const first = v.indexOf(DYN);
+      const last = v.lastIndexOf(DYN) + DYN.length;
+      const mayOpen = first === 0 || v.startsWith("(");
+      const mayClose = last === v.length || v.endsWith(")");
+      if (mayOpen && mayClose) fact.evaluatesUnknown ??= `${declared.keyword} ${name}=\`${value.raw}\` (a value bash reads as a compound array assignment, code and all, when it reads \`(…)\`)`;
+      return;
+    }
+    if (!(v.startsWith("(") && v.endsWith(")"))) return;
+    const base = variableOf(name) ?? "x";
+    const code = `${declared.assoc ? "declare -A " : ""}${base}${append ? "+" : ""}=${v}`;
+    const via = `${declared.keyword} ${name}=…`;
+    this.run(code, { ...nested(ctx), via }, this.script, this.options, `in the value of ${via} (a compound array assignment)`);
   }
 
   /** One variable set to one value: for the rules, for the prompt code bash runs later, and for the scope. */
@@ -1148,7 +1223,11 @@ export class ScriptAnalyzer {
         (fact.exports ??= []).push(name);
         this.forget(ctx, name);
       } else this.shellAssigns(fact, ctx, name);
-      if (m && !computed) this.assignValue(m[1]!, { raw: w.raw, value: m[3]!, dynamic: m[3]!.includes(DYN), glob: false }, m[2] === "+", fact, ctx, true);
+      if (m && !computed) {
+        const value: Word = { raw: w.raw, value: m[3]!, dynamic: m[3]!.includes(DYN), glob: false };
+        if (!exports || !functions) this.compoundValue(this.declaredArray(keyword, names.slice(0, names.indexOf(w))), m[1]!, value, m[2] === "+", fact, ctx);
+        this.assignValue(m[1]!, value, m[2] === "+", fact, ctx, true);
+      }
     }
     return nameref;
   }

@@ -123,6 +123,95 @@ describe("a name word is read after quote removal: its subscript is code", () =>
   });
 });
 
+// A compound assignment's element subscript is read after quote removal too (round 4, G2): bash removes the
+// backslashes of `[\$\(…\)]=1`, then evaluates the subscript as arithmetic, which runs the command.
+const COMPOUND_SUBSCRIPTS = [
+  "x=([\\$\\(PAYLOAD\\)]=1)",
+  "x+=([\\$\\(PAYLOAD\\)]=1)",
+  "x=([\\`PAYLOAD\\`]=1)",
+  "x=(1 [\\$\\(PAYLOAD\\)]=1)",
+  "x=([1]=1 [\\$\\(PAYLOAD\\)]+=1)",
+  "declare -ga x=([\\$\\(PAYLOAD\\)]=1)",
+  "declare -a x=([\\$\\(PAYLOAD\\)]=1)",
+];
+
+describe("a compound assignment's subscript is read after quote removal: it is code", () => {
+  it.each(COMPOUND_SUBSCRIPTS)("%j", async (spelling) => {
+    await expectVerdicts([spelling.replaceAll("PAYLOAD", "touch\\ /etc/F"), "deny", "deny"]);
+  });
+  it.each<Row>([
+    ["local x=([\\$\\(touch\\ /etc/F\\)]=1)", "deny", "deny"],
+    // An associative array's keys are strings: bash keeps `$(…)` as text there.
+    ["declare -A x=([\\$\\(touch\\ /etc/F\\)]=1)", "allow", "allow"],
+    ["x=([1]=a [2]=b)", "allow", "allow"],
+    ["x=([$i]=a)", "ask", "ask"],
+  ])("%j", async (...row) => expectVerdicts(row));
+
+  it.each(COMPOUND_SUBSCRIPTS)("real bash runs the subscript of %j", (spelling) => {
+    expect(tripped(spelling.replaceAll("PAYLOAD", "touch\\ F"))).toBe(true);
+  });
+  it("real bash: an associative array's backslash-quoted key stays text", () => {
+    expect(tripped("declare -A x=([\\$\\(touch\\ F\\)]=1)")).toBe(false);
+  });
+});
+
+// A declaration builtin reads a value that is `(…)` after quotes and expansions as a compound array assignment
+// (round 4, G1): under -a/-A, and for declare/typeset of a name that is already an array. The value is judged as
+// the code it is; one the guard cannot see is unknown code.
+const COMPOUND_VALUES = [
+  "declare -a 'x=($(PAYLOAD))'",
+  "declare -a x='([$(PAYLOAD)]=1)'",
+  "declare -A 'x=([$(PAYLOAD)]=1)'",
+  "readonly -a 'x=(`PAYLOAD`)'",
+  "typeset -a 'x=($(PAYLOAD))'",
+  "a=(1); declare a='([$(PAYLOAD)]=1)'",
+  "declare -a x=$'($(PAYLOAD))'",
+  "y='([$(PAYLOAD)]=1)'; declare -a x=\"$y\"",
+  "declare -a x+='($(PAYLOAD))'",
+  "declare -a \"x=(\\$(PAYLOAD))\"",
+  "declare -a $'x=($(PAYLOAD))'",
+  "builtin declare -a 'x=($(PAYLOAD))'",
+  "declare -ia x='([$(PAYLOAD)]=1)'",
+];
+
+describe("a declaration's quoted or expanded value `(…)` is a compound assignment: its code is judged", () => {
+  it.each(COMPOUND_VALUES)("%j", async (spelling) => {
+    await expectVerdicts([spelling.replaceAll("PAYLOAD", "touch /etc/F"), "deny", "deny"]);
+  });
+  it.each<Row>([
+    ["local -a 'x=($(touch /etc/F))'", "deny", "deny"],
+    ["declare -a x=\"$y\"", "ask", "ask"],
+    ["declare -a x=$(cat f)", "ask", "ask"],
+    ["declare x=\"$(cat f)\"", "ask", "ask"], // x may already be an array
+    ["declare $f x=\"$y\"", "ask", "deny"],
+    ["declare -a x=\"$y.txt\"", "allow", "allow"], // never ends with `)`
+    ["declare -a arr=(1 2 3)", "allow", "allow"],
+    ["declare -a x=(\"$@\")", "allow", "allow"],
+    ["declare -A m=([k]=v)", "allow", "allow"],
+    ["declare -a x", "allow", "allow"],
+    ["local -a x", "allow", "allow"],
+    ["declare -a x='(1 2)'", "allow", "allow"],
+    ["declare x=hello", "allow", "allow"],
+    ["readonly x=$(pwd)", "allow", "allow"], // readonly and export reread `(…)` only under -a/-A
+  ])("%j", async (...row) => expectVerdicts(row));
+
+  it.each(COMPOUND_VALUES)("real bash runs the code in the value of %j", (spelling) => {
+    expect(tripped(spelling.replaceAll("PAYLOAD", "touch F"))).toBe(true);
+  });
+  it("real bash: a file's text becomes code (`declare -a x=$(cat f)`)", () => {
+    expect(tripped("printf '%s' '([$(touch F)]=1)' > f; declare -a x=$(cat f)")).toBe(true);
+  });
+  it("real bash: plain declare of a name that is already an array (`declare x=\"$(cat f)\"`)", () => {
+    expect(tripped("printf '%s' '([$(touch F)]=1)' > f; x=(1); declare x=\"$(cat f)\"")).toBe(true);
+  });
+  it("real bash: readonly without -a keeps `(…)` as text", () => {
+    expect(tripped("x=(1); y='([$(touch F)]=1)'; readonly x=\"$y\"")).toBe(false);
+  });
+  it("real bash: an associative array's keys are not arithmetic (`declare -A m=([k]=v)`)", () => {
+    expect(tripped("k='a[$(touch F)]'; declare -A m=([k]=v)")).toBe(false);
+  });
+});
+
 describe("arithmetic assigns the names it sets", () => {
   it.each<Row>([
     ["let PATH=0", "ask", "deny"],
