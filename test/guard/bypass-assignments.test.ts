@@ -365,6 +365,35 @@ describe("set and shopt options: a positive list, the rest ask", () => {
     ["shopt -u extglob", "allow", "allow"],
   ])("%j", async (...row) => expectVerdicts(row));
 
+  // bash reads `o` as taking the next word as its option name only when there is one that is not empty and does not
+  // start with - or +; otherwise it lists the options and goes on with the rest of the bundle and the next word.
+  it.each<Row>([
+    ["set -oH", "ask", "deny"],
+    ["set -eoH", "ask", "deny"],
+    ["set -xoH", "ask", "deny"],
+    ["set -ouH", "ask", "deny"],
+    ["set -o -H", "ask", "deny"],
+    ["set -o -oH", "ask", "deny"],
+    ["set -oH pipefail", "ask", "deny"],
+    ["set -eo pipefail -H", "ask", "deny"],
+    ["set -oo pipefail posix", "ask", "deny"],
+    ["set -ok", "ask", "deny"],
+    ["set -o", "allow", "allow"],
+    ["set +o", "allow", "allow"],
+    ["set -oe", "allow", "allow"],
+    ["set -oe pipefail", "allow", "allow"],
+    ["set -o +H", "allow", "allow"],
+    ["set -o -- -H", "allow", "allow"], // -H is a positional parameter
+    ["set -o '' -H", "allow", "allow"], // so is -H here: the empty word ends the options
+  ])("set -o bundles: %j", async (...row) => expectVerdicts(row));
+
+  it("real bash: `set -oH` and `set -o -H` turn history expansion on (o without a name lists the options)", () => {
+    expect(tripped("set +H\nset -oH\necho F; touch !#:1", { interactive: true })).toBe(true);
+    expect(tripped("set +H\nset -eoH\necho F; touch !#:1", { interactive: true })).toBe(true);
+    expect(tripped("set +H\nset -o -H\necho F; touch !#:1", { interactive: true })).toBe(true);
+    expect(tripped("set +H\nset -o -- -H\necho F; touch !#:1", { interactive: true })).toBe(false);
+  });
+
   it("real bash: after `set -H`, `echo F; touch !#:1` runs `touch F`, a line the guard never saw", () => {
     expect(tripped("set +H\nset -H\necho F; touch !#:1", { interactive: true })).toBe(true);
     expect(tripped("set +H\necho F; touch !#:1", { interactive: true })).toBe(false);

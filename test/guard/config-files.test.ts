@@ -2,7 +2,7 @@
 // under strict, as every config-write is), and the ones a program on the person's host runs commands from are also
 // kept read-only by the node runtime's OS sandbox (src/lib/protected.ts is the one list both read). HOME is the
 // workspace in the node runtime, so a dot file there is the user-wide configuration of every program the shell starts.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -84,5 +84,53 @@ describe("config files that run code later: real bash and python prove the spell
     const write = "echo 'shell touch F' > .gdbinit";
     if (gdb) expect(tripped(`${write} && gdb -batch -ex quit`)).toBe(true);
     expect((await guardFor("balanced")).check(write)).toMatchObject({ decision: "ask", rule: "config-write" });
+  });
+});
+
+// Red team round 4, G4: bash writes to the one existing name a glob in a redirection or file operand matches, so a
+// glob in any part of the path hides the config file from a comparison of names. Every part of the pattern is
+// matched against the config names and folders (src/guard/options/environment.ts, globMayBeConfig).
+describe("config file behind a glob: the pattern is matched against the config names", () => {
+  const GLOBBED = [
+    ".gi[t]/config", ".gi?/hooks/pre-commit", ".claud?/settings.json", ".npmr*", ".npmr[c]", ".bashr[c]", "package.jso[n]",
+    ".envr[c]", ".profil[e]", ".gitconfi[g]", ".inputr[c]", ".pre-commit-config.yam[l]", ".confi[g]/git/config", ".ss?/authorized_keys",
+    ".vscod?/tasks.json", ".devcontaine?/devcontainer.json", ".gitmodul?s", ".gitattribute?", `.local/lib/${PY}/site-packages/*.pth`,
+    ".??rc", ".*/config", "*/config", "**/config", "*", ".gi[!x]/config", ".gi[^T]/config", ".gi[s-u]/config", "[.]git/config",
+    "[[:alpha:]]git/config", ".claude/co*/x.md",
+  ];
+  it.each(GLOBBED.map((t) => [t]))("config file behind a glob: %s", async (target) => {
+    const balanced = await guardFor("balanced");
+    const strict = await guardFor("strict");
+    for (const command of [`echo x > ${target}`, `echo x >> ${target}`, `printf x | tee -a ${target}`, `sed -i s/a/b/ ${target}`, `sort -o ${target} x`, `touch ${target}`]) {
+      expect(balanced.check(command), command).toMatchObject({ decision: "ask", rule: "config-write" });
+      expect(strict.check(command).decision, command).toBe("deny");
+    }
+  });
+
+  it.each<[string, string, string]>([
+    ["echo x > out/*.log", "allow", "ask"],
+    ["echo x >> log/*.txt", "allow", "ask"],
+    ["touch src/*.ts", "allow", "ask"],
+    ["echo x > /tmp/*.log", "allow", "ask"],
+    ["echo x > '.gi[t]'/config.txt", "allow", "ask"],
+    ["cat *.json > all.txt", "allow", "ask"],
+    ["echo x > '*'", "allow", "ask"],
+  ])("config file behind a glob: an honest globbed write %j keeps its verdicts", async (command, b, s) => {
+    expect((await guardFor("balanced")).check(command).decision, command).toBe(b);
+    expect((await guardFor("strict")).check(command).decision, command).toBe(s);
+  });
+
+  it("real bash: `>> .gi[t]/config` writes .git/config, and git status runs its fsmonitor", () => {
+    const git = "git init -q . && printf '[core]\\n\\tfsmonitor = touch F\\n' >> .gi[t]/config && git status >/dev/null 2>&1";
+    expect(tripped(git)).toBe(true);
+    expect(tripped(git.replace(".gi[t]", "'.gi[t]'"))).toBe(false);
+  });
+  it("real bash: `>> .gi?/hooks/pre-commit` appends to an existing hook (a glob matches only names that exist), run at the next commit", () => {
+    const hook = "git init -q . && printf '#!/bin/sh\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit";
+    expect(tripped(`${hook} && echo 'touch F' >> .gi?/hooks/pre-commit && git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x`)).toBe(true);
+  });
+  it("real bash: `>> .bashr[c]` appends to the .bashrc the next interactive bash runs", () => {
+    const setup = (d: string): void => writeFileSync(join(d, ".bashrc"), "\n");
+    expect(tripped("echo 'touch F' >> .bashr[c] && bash -ic true </dev/null >/dev/null 2>&1", { setup })).toBe(true);
   });
 });

@@ -106,6 +106,99 @@ const CONFIG_DIRS = [...PROTECTED_DIRS, ".git", ".husky", ".claude", ".config", 
 /** A `.pth` file in a folder python scans at start: a line of it that begins with `import` runs at every start. */
 const PTH = /\/(?:site|dist)-packages\/[^/]*\.pth$/;
 
+/** One element of a glob part: `*`, or a test of one character. */
+type GlobToken = "*" | ((c: string) => boolean);
+
+/**
+ * One part of a glob (no `/`), for matching names in lower case as they are compared. `*` and `?` match a leading dot
+ * too (`shopt -s dotglob` is allowed unasked); `[…]` is a class; a class the guard does not translate (negated,
+ * `[[:alpha:]]`, a reversed range) matches any one character.
+ */
+function globPart(part: string): GlobToken[] {
+  const out: GlobToken[] = [];
+  for (let i = 0; i < part.length; i++) {
+    const c = part[i]!;
+    if (c === "*") {
+      if (out[out.length - 1] !== "*") out.push("*");
+    } else if (c === "?") out.push(() => true);
+    else if (c === "[") {
+      // bash: a `]` first in the class (after `!` or `^`) is one of its characters; no closing `]`: a plain `[`.
+      let j = i + 1;
+      if (part[j] === "!" || part[j] === "^") j++;
+      if (part[j] === "]") j++;
+      const close = part.indexOf("]", j);
+      if (close < 0) {
+        out.push((x) => x === "[");
+        continue;
+      }
+      const body = part.slice(i + 1, close).toLowerCase();
+      i = close;
+      if (/^[!^]|\[[:=.]/.test(body)) {
+        out.push(() => true);
+        continue;
+      }
+      const ranges: Array<[string, string]> = [];
+      for (let k = 0; k < body.length; k++) {
+        if (body[k + 1] === "-" && k + 2 < body.length) {
+          if (body[k]! > body[k + 2]!) ranges.push(["\u0000", "\uffff"]);
+          else ranges.push([body[k]!, body[k + 2]!]);
+          k += 2;
+        } else ranges.push([body[k]!, body[k]!]);
+      }
+      out.push((x) => ranges.some(([lo, hi]) => x >= lo && x <= hi));
+    } else {
+      const lower = c.toLowerCase();
+      out.push((x) => x === lower);
+    }
+  }
+  return out;
+}
+
+/** `name` (lower case) matches the glob part `tokens`: linear in both lengths, whatever the stars. */
+function globMatches(tokens: readonly GlobToken[], name: string): boolean {
+  // Each token but `*` takes one character, and no two stars are adjacent: a longer part cannot match.
+  if (tokens.length > 2 * name.length + 1) return false;
+  // can[j]: the tokens so far can match name.slice(0, j).
+  let can = new Array<boolean>(name.length + 1).fill(false);
+  can[0] = true;
+  for (const t of tokens) {
+    const next = new Array<boolean>(name.length + 1).fill(false);
+    for (let j = 0; j <= name.length; j++) {
+      if (t === "*") next[j] = can[j]! || (j > 0 && next[j - 1]!);
+      else next[j] = j > 0 && can[j - 1]! && t(name[j - 1]!);
+    }
+    can = next;
+  }
+  return can[name.length]!;
+}
+
+/** The glob `parts` can match the consecutive names `names` somewhere, ending at the last part when `atEnd`. */
+function partsMatch(parts: readonly GlobToken[][], names: readonly string[], atEnd: boolean): boolean {
+  const last = parts.length - names.length;
+  for (let start = atEnd ? Math.max(last, 0) : 0; start <= last; start++) {
+    if (names.every((n, k) => globMatches(parts[start + k]!, n))) return true;
+  }
+  return false;
+}
+
+/**
+ * `pattern` (absolute, with unquoted glob characters) may name a tool's configuration: bash writes to the one
+ * existing name a glob in a redirection or file operand matches, so `> .gi[t]/config` and `>> .bashr[c]` write the
+ * config file the literal spelling names. Each part of the glob is matched against the known names and folders; a
+ * globbed file in a folder that may be site-packages may be a `.pth`.
+ */
+export function globMayBeConfig(pattern: string): boolean {
+  const parts = pattern.split("/").filter((p) => p !== "").map(globPart);
+  if (parts.length === 0) return false;
+  const last = parts[parts.length - 1]!;
+  if ([...CONFIG_FILES].some((n) => globMatches(last, n))) return true;
+  if (PROTECTED_PATHS.some((p) => partsMatch(parts, p.split("/"), true))) return true;
+  if (CONFIG_DIRS.some((d) => partsMatch(parts.slice(0, -1), d.split("/"), false) || partsMatch(parts, d.split("/"), true))) return true;
+  const name = pattern.slice(pattern.lastIndexOf("/") + 1);
+  const pth = /[*?[]/.test(name) || /\.pth$/i.test(name);
+  return pth && parts.slice(0, -1).some((p) => globMatches(p, "site-packages") || globMatches(p, "dist-packages"));
+}
+
 /** `path` (absolute) is a tool's configuration, a git repository's internals or a hook. */
 export function isConfigPath(path: string): boolean {
   const lower = path.toLowerCase();

@@ -58,9 +58,11 @@ export function setChanges(args: readonly Word[]): string | null {
     for (const c of v.slice(1)) {
       if (c === "o") {
         const name = args[i + 1];
-        // `set -o` / `set +o` alone list the options.
-        if (!name) return null;
-        if (name.dynamic) return `set ${v[0]}o ${name.raw} (an option computed at run time)`;
+        // As bash 5 reads it: `o` takes the next word as its option name unless there is none or it is empty or
+        // starts with - or +; then it lists the options and goes on with the rest of the bundle (`set -oH` turns
+        // history expansion on) and the next word stays an option word (`set -o -H`) or positional parameter.
+        if (name?.dynamic) return `set ${v[0]}o ${name.raw} (an option computed at run time)`;
+        if (!name || name.value === "" || /^[-+]/.test(name.value)) continue;
         const changed = setName(name.value, on);
         if (changed) return changed;
         i++;

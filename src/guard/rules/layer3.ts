@@ -8,7 +8,8 @@
 
 import type { Command } from "../facts.ts";
 import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } from "../commands.ts";
-import { isConfigPath, riskyVariable } from "../options/environment.ts";
+import { globMayBeConfig, isConfigPath, riskyVariable } from "../options/environment.ts";
+import { resolvePath } from "../paths.ts";
 import { changesShellRules, SHADOWED } from "./semantics.ts";
 import { judgeEffective, specFor } from "../options/index.ts";
 import { TRANSPARENT_WRAPPERS } from "../wrapper-effects.ts";
@@ -155,7 +156,12 @@ export function writesAFile(cmd: Command, env: RuleEnv): string | null {
 export function configWrite(cmd: Command, env: RuleEnv): string | null {
   for (const w of env.writes(cmd)) {
     const r = resolveWord(w, cmd.cwd);
-    if (r.kind === "path" && isConfigPath(r.path)) return r.path;
+    if (r.kind !== "path") continue;
+    if (isConfigPath(r.path)) return r.path;
+    // A glob names the one existing file it matches: `> .gi[t]/config` writes .git/config. r.path stops before the
+    // first glob part; the whole pattern is judged against every config name and folder.
+    const pattern = w.glob ? resolvePath(w.value, cmd.cwd) : null;
+    if (pattern !== null && globMayBeConfig(pattern)) return pattern;
   }
   return null;
 }
