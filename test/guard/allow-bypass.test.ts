@@ -154,7 +154,9 @@ describe.skipIf(bash.status !== 0)("in real bash 5 the spelling runs the tripwir
     const g = await guardFor("balanced", { workspace: dir, home: dir });
     expect(g.check(checked, { cwd: dir }).decision, checked).not.toBe("allow");
     const r = spawnSync("bash", ["-c", command], { cwd: dir, encoding: "utf8", env: { ...process.env, HOME: dir }, timeout: 20_000 });
-    expect(existsSync(join(dir, "trip")), `${command}\n${r.stderr}`).toBe(true);
+    // Under a loaded machine this once came back without its tripwire: say how bash ended, to tell a slow or killed
+    // run from a spelling that stopped working.
+    expect(existsSync(join(dir, "trip")), `${command}\nstatus ${r.status} signal ${r.signal} error ${r.error?.message ?? "none"}\n${r.stderr}`).toBe(true);
   }
 
   it("sed's e command", async () => {
