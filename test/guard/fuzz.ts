@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGuard } from "../../src/guard/index.ts";
+import { mulberry32 } from "../lib/random.ts";
 
 const TOKENS = [
   "'", '"', "`", "\\", "\\'", '\\"', "\\`", "$", "${x", "${x#", "${x:-", "${x/", "}", "{", "(", ")", "#", "x", " ", "[", "]", "=", ";", "&&", "\n", "$'", '$"',
@@ -18,18 +19,6 @@ const TOKENS = [
 ];
 
 const PAYLOAD = "touch F; chmod 4755 F";
-
-/** mulberry32: a small seeded generator, so a round can be repeated. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface FuzzResult {
   tried: number;
@@ -41,7 +30,7 @@ export interface FuzzResult {
 
 export async function fuzz(iterations: number, seed: number): Promise<FuzzResult> {
   const guard = await createGuard({ policy: "permissive" });
-  const next = random(seed);
+  const next = mulberry32(seed);
   const seq = (n: number) => Array.from({ length: 1 + Math.floor(next() * n) }, () => TOKENS[Math.floor(next() * TOKENS.length)]!).join("");
   const result: FuzzResult = { tried: 0, ran: 0, bypasses: [] };
   for (let k = 0; k < iterations; k++) {
