@@ -143,3 +143,29 @@ describe("brace expansion makes several names of one word: the session's names a
     expect((await guardFor("balanced")).check(command).decision).not.toBe("deny");
   });
 });
+
+describe("exec with a program in the session's shell is refused: the program would become the shell every caller types into", () => {
+  it("in real bash, exec keeps the shell's process id: the program is then what the terminal's later lines reach", () => {
+    const r = spawnSync("bash", ["--norc", "-c", 'echo $$; exec python3 -c "import os; print(os.getpid())"'], { encoding: "utf8" });
+    const [shell, program] = r.stdout.trim().split("\n");
+    expect(program).toBe(shell);
+  });
+
+  it.each(["exec python3 forge.py 3", "builtin exec python3 f.py", "command exec sh f.sh", "exec -a bash python3 x.py", "exec env python3 x.py", "eval 'exec python3 x.py'"])(
+    "%s is refused under every preset",
+    async (command) => {
+      for (const policy of POLICIES) {
+        expect([policy, (await guardFor(policy)).check(command)]).toMatchObject([policy, { decision: "deny", rule: "exec-replaces-shell" }]);
+      }
+    },
+  );
+
+  it.each([
+    ["exec >log 2>&1", "ask"],
+    ["bash -c 'exec python3 x.py'", "ask"],
+    ["python3 x.py", "allow"],
+    ["exec {fd}>f", "ask"],
+  ])("%s is not replacing the session's shell (%s under balanced)", async (command, decision) => {
+    expect((await guardFor("balanced")).check(command).decision).toBe(decision);
+  });
+});

@@ -177,6 +177,32 @@ export const SEMANTICS: RuleRow[] = [
     },
   },
   {
+    id: "exec-replaces-shell",
+    layer: 1,
+    decision: "deny",
+    title: "exec with a program in the session's own shell (`exec python3 app.py`, `builtin exec sh x.sh`)",
+    reason:
+      "`{detail}` would replace the session's shell with another program: that program would receive every later command, of every caller, and could answer for the shell.",
+    hint: "Run the program without exec; to start again in a fresh shell, run `exit`.",
+    examples: [
+      "exec python3 app.py", "exec -a x python3 app.py", "builtin exec python3 f.py", "command exec sh f.sh", "exec bash", "exec env python3 x.py",
+      "exec ls", "f() { exec node app.js; }", "eval 'exec python3 x.py'", "true && exec python3 x.py",
+    ],
+    nearMisses: ["exec >log 2>&1", "exec 3>f", "exec {fd}>f", "bash -c 'exec python3 x.py'", "python3 x.py", "echo $(exec date)", "exec 2>&1 | cat", "find . -exec ls {} +"],
+    match(cmd, eff) {
+      const at = eff.wrappers.indexOf("exec");
+      if (at < 0 || eff.argv.length === 0) return null;
+      // `exec {fd}>f`: tree-sitter reads the named descriptor as a word; it opens a file, it runs no program.
+      if (eff.argv.every((w) => /^\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(w.raw))) return null;
+      // `builtin exec`, `command exec`: the same builtin. Anything else before it (`nice exec`) cannot run a builtin.
+      if (!eff.wrappers.slice(0, at).every((w) => w === "builtin" || w === "command")) return null;
+      // In a pipeline, in the background, in $(…) or in a `bash -c` string it replaces a child, not the session's shell.
+      const inSessionShell = cmd.owner === null && !cmd.background && (cmd.pipeline === null || cmd.pipeline.size < 2) && (cmd.depth === 0 || cmd.via === "eval");
+      if (!inSessionShell) return null;
+      return { detail: cmd.argv.map((w) => w.raw).join(" ") };
+    },
+  },
+  {
     id: "shell-rules",
     layer: 1,
     decision: "ask",
