@@ -10,10 +10,17 @@
 //   - every command's end (`sweep`, a few `lstat`s) removes a `commondir` in every git folder known;
 //   - every start of a shell or job, and the sandbox's close (`learn` with a fresh look at the workspace), also remove
 //     new `.git` files (finding them takes ripgrep's look, too slow for every command).
+// And repositories the shell made (node-protect-repos.ts), found by a bounded look at any depth at the same starts and
+// at close: a git folder not named `.git` (a folder filled with HEAD, objects/ and refs/, which git on the host would
+// use for every folder below it) is disabled at once (its HEAD renamed); a `.git` folder made during the session
+// (`git init sub`) is left working for the session and, at close, has a config that runs programs and hooks moved
+// aside. Repositories there when the sandbox opened are the person's: never touched, protected as mounts allow.
 
 import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
-import { isInside, joinPath } from "../lib/paths.ts";
+import { NODE_SANDBOX } from "../limits.ts";
+import { baseName, isInside, joinPath } from "../lib/paths.ts";
 import { gitFileTarget } from "./node-protect-git.ts";
+import { disableGitDir, disarmRepository, findGitDirs } from "./node-protect-repos.ts";
 import type { ProtectionPlan } from "./node-protect.ts";
 
 function exists(path: string): boolean {
@@ -31,12 +38,101 @@ export class RepoSweeper {
   /** `.git` files there when the sandbox opened (its first look): the person's. */
   private knownGitFiles: Set<string> | null = null;
   private watcher: FSWatcher | null = null;
+  /** Git folders (any name, any depth) there when the sandbox opened, or taken for the person's (see `look`). */
+  private knownRepos: Set<string> | null = null;
+  /** Whether the first look saw the whole workspace (else a repository it did not see is new only if made since). */
+  private firstLookWhole = true;
+  /** `.git` folders made during the session: disarmed at close (`disarmMade`). */
+  private readonly madeRepos = new Set<string>();
+  private readonly openedAt = Date.now();
+  private toldNotLooked = "";
 
   constructor(
     private readonly workspace: string,
     private readonly writable: readonly string[],
     private readonly onRemoved: (path: string, why: string) => void,
+    private readonly onNotice: (message: string) => void = () => undefined,
+    private readonly maxEntries: number = NODE_SANDBOX.maxSweepEntries,
   ) {}
+
+  /**
+   * Looks for every git folder in the workspace (bounded: NODE_SANDBOX.maxSweepEntries entries). The first look
+   * remembers them (the person's); later, a new one not named `.git` is disabled at once (its HEAD renamed: git would
+   * use it for every folder below it), and a new `.git` folder is remembered for `disarmMade` at close. Returns the
+   * git folders git may use (the person's and the session's `.git` folders), for planProtection to keep read-only.
+   */
+  async look(): Promise<string[]> {
+    const found = await findGitDirs(this.workspace, this.maxEntries);
+    if (found.notLooked.length > 0) {
+      const key = `${found.notLooked.length}:${found.notLooked[0]}`;
+      if (key !== this.toldNotLooked) {
+        this.toldNotLooked = key;
+        const rel = (p: string) => (p === this.workspace ? "." : p.slice(this.workspace.length + 1));
+        this.onNotice(
+          `The look for repositories the shell made stopped after ${this.maxEntries} folder entries (NODE_SANDBOX.maxSweepEntries): ` +
+            `${found.notLooked.length} folders were not looked in, e.g. ${found.notLooked.slice(0, 3).map(rel).join(", ")}. ` +
+            "A repository there is neither protected nor checked; check it before running git in it on the host.",
+        );
+      }
+    }
+    if (this.knownRepos === null) {
+      this.knownRepos = new Set(found.gitDirs);
+      this.firstLookWhole = found.notLooked.length === 0;
+      return found.gitDirs;
+    }
+    const usable: string[] = [];
+    for (const dir of found.gitDirs) {
+      if (this.knownRepos.has(dir)) {
+        usable.push(dir);
+        continue;
+      }
+      if (!this.firstLookWhole && !this.madeSinceOpen(dir)) {
+        this.knownRepos.add(dir); // not seen by a cut first look, and older than the sandbox: the person's
+        usable.push(dir);
+        continue;
+      }
+      if (baseName(dir) === ".git") {
+        this.madeRepos.add(dir);
+        usable.push(dir);
+        continue;
+      }
+      const to = disableGitDir(dir);
+      if (to !== null) {
+        this.onNotice(
+          `Disabled ${dir}: it was made a repository inside the sandbox (HEAD, objects/ and refs/ in a folder not named .git), which git on the host would use in every folder below it; ` +
+            `its HEAD was renamed ${baseName(to)} (rename it back to use it).`,
+        );
+      }
+    }
+    return usable;
+  }
+
+  /**
+   * At close: every `.git` folder made during the session whose config sets anything that runs a program (or anything
+   * but plain settings) has that config moved aside and rewritten with the plain settings, and a hooks folder with
+   * hooks moved aside; each is said.
+   */
+  disarmMade(): void {
+    for (const dir of this.madeRepos) {
+      for (const [from, to] of disarmRepository(dir)) {
+        this.onNotice(
+          `Moved ${from} aside: the repository ${dir.slice(this.workspace.length + 1) || "."} was made inside the sandbox and its ${baseName(from)} could run programs in git on the host; ` +
+            `moved to ${baseName(to)}${baseName(from) === "config" ? " (a config with its plain settings, such as remotes and branches, was written in its place)" : ""}.`,
+        );
+      }
+    }
+  }
+
+  private madeSinceOpen(dir: string): boolean {
+    for (const name of ["", "HEAD", "objects", "refs", "commondir", "config"]) {
+      try {
+        if (lstatSync(name === "" ? dir : joinPath(dir, name)).ctimeMs >= this.openedAt) return true;
+      } catch {
+        // not there
+      }
+    }
+    return false;
+  }
 
   /** Takes in a fresh look at the workspace (planProtection), removes new `.git` files, then sweeps. */
   learn(plan: ProtectionPlan): void {

@@ -1,0 +1,270 @@
+// Repositories the shell makes that git on the host would later use (node-protect-sweep.ts acts on what this finds).
+// Git takes a folder for a repository by what it holds, not by its name (setup.c's is_git_directory): a `HEAD` that is
+// a valid ref or symref (refs.c's validate_headref), and `objects/` and `refs/` (or a `commondir` naming a folder
+// with them). While it looks for the repository of the folder it runs in, git tries every folder on the way up as
+// such a git folder itself before it tries that folder's `.git`. So a folder the shell fills with `HEAD`, `objects/`,
+// `refs/` and a `config` (core.worktree, core.fsmonitor) hijacks the person's `git status` in every folder below it,
+// and a repository made with `git init` runs its own config and hooks wherever the person uses git in it.
+//
+// Here: a bounded look for every git folder in the workspace (any depth, node_modules last), and two ways to make a
+// repository the shell made harmless without losing data:
+//   - a git folder not named `.git` (`src/` made a repository): its `HEAD` is renamed `HEAD.sandshell-disabled`, so
+//     git no longer takes the folder for a repository (renaming it back undoes it);
+//   - a `.git` folder (`git init sub`): kept usable; a config that sets anything but plain settings (remotes,
+//     branches, identity, format) is moved to `config.sandshell-disabled` and a config with only those settings is
+//     written, and a `hooks` folder holding anything but git's `*.sample` files is moved to `hooks.sandshell-disabled`.
+
+import { execFileSync } from "node:child_process";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { opendir } from "node:fs/promises";
+import { joinPath } from "../lib/paths.ts";
+
+/** What the look found. */
+export interface RepoLook {
+  /** Folders git takes for a git folder: `.git` folders and others (a bare repository, a planted one). */
+  gitDirs: string[];
+  /** Folders not looked in because the look reached its bound (NODE_SANDBOX.maxSweepEntries), shallowest first. */
+  notLooked: string[];
+}
+
+export const DISABLED = ".sandshell-disabled";
+
+function lkind(path: string): "dir" | "file" | "link" | null {
+  try {
+    const s = lstatSync(path);
+    return s.isSymbolicLink() ? "link" : s.isDirectory() ? "dir" : "file";
+  } catch {
+    return null;
+  }
+}
+
+/** refs.c's validate_headref: a symlink to `refs/…`, a `ref: refs/…` symref, or an object id in hex. */
+function validHead(path: string): boolean {
+  const k = lkind(path);
+  if (k === "link") {
+    try {
+      return readlinkSync(path).startsWith("refs/");
+    } catch {
+      return false;
+    }
+  }
+  if (k !== "file") return false;
+  let text: string;
+  try {
+    text = readFileSync(path).subarray(0, 255).toString("latin1");
+  } catch {
+    return false;
+  }
+  if (text.startsWith("ref:")) return /^ref:\s*refs\//.test(text);
+  return /^[0-9a-fA-F]{40}/.test(text);
+}
+
+function isDirFollowing(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether git takes `dir` for a git folder (setup.c's is_git_directory, without GIT_OBJECT_DIRECTORY): a valid HEAD,
+ * and `objects/` and `refs/` in it or in the folder its `commondir` names (any `commondir` counts: erring towards yes).
+ */
+export function isGitDirectory(dir: string): boolean {
+  if (!validHead(joinPath(dir, "HEAD"))) return false;
+  if (lkind(joinPath(dir, "commondir")) !== null) return true;
+  return isDirFollowing(joinPath(dir, "objects")) && isDirFollowing(joinPath(dir, "refs"));
+}
+
+/**
+ * Every git folder in the workspace, found by a walk that reads at most `maxEntries` folder entries, shallower first
+ * and node_modules last, never following a symlink. A `.git` folder is checked, not walked; a git folder's own
+ * `objects`, `refs` and `logs` are not walked.
+ */
+export async function findGitDirs(workspace: string, maxEntries: number): Promise<RepoLook> {
+  const gitDirs: string[] = [];
+  const queue: string[] = [workspace];
+  const later: string[] = [];
+  let read = 0;
+  let partial: string | null = null;
+  for (let i = 0; ; i++) {
+    if (i >= queue.length) {
+      if (later.length === 0) break;
+      queue.push(...later.splice(0));
+    }
+    if (read >= maxEntries) {
+      return { gitDirs, notLooked: queue.slice(i) };
+    }
+    const dir = queue[i]!;
+    const children: string[] = [];
+    let hasHead = false;
+    try {
+      const handle = await opendir(dir, { bufferSize: 256 });
+      for await (const entry of handle) {
+        read++;
+        if (entry.name === "HEAD") hasHead = true;
+        if (entry.isDirectory()) children.push(entry.name);
+        if (read >= maxEntries) {
+          partial = dir;
+          break; // the async iterator closes the handle
+        }
+      }
+    } catch {
+      continue; // gone, or not readable: nothing git would read there either
+    }
+    const isGit = hasHead && isGitDirectory(dir);
+    if (isGit) gitDirs.push(dir);
+    for (const name of children) {
+      const child = joinPath(dir, name);
+      if (name === ".git") {
+        if (isGitDirectory(child)) gitDirs.push(child);
+      } else if (isGit && (name === "objects" || name === "refs" || name === "logs")) {
+        // a repository's own data
+      } else if (name === "node_modules") later.push(child);
+      else queue.push(child);
+    }
+    if (partial !== null) return { gitDirs, notLooked: [partial, ...queue.slice(i + 1), ...later] };
+  }
+  return { gitDirs, notLooked: [] };
+}
+
+/** A name next to `path` that is free: `path` + DISABLED, then with a number. */
+function freeName(path: string): string {
+  for (let n = 0; ; n++) {
+    const candidate = `${path}${DISABLED}${n === 0 ? "" : `.${n}`}`;
+    if (lkind(candidate) === null) return candidate;
+  }
+}
+
+/** A git folder not named `.git`: its HEAD renamed, so git no longer takes it for one. The new name, or null. */
+export function disableGitDir(dir: string): string | null {
+  const head = joinPath(dir, "HEAD");
+  const to = freeName(head);
+  try {
+    renameSync(head, to);
+    return to;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Settings of a repository's config that run nothing (git reads them as plain data): kept when the config is rewritten.
+ * Anything else (core.fsmonitor, core.pager, core.editor, core.sshCommand, core.hooksPath, core.worktree, alias.*,
+ * filter.*, diff.*, credential.*, include.*, includeIf.*, remote.*.uploadpack, …) sends the config aside.
+ */
+const PLAIN_SETTINGS: readonly RegExp[] = [
+  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|quotepath|checkstat|trustctime)$/,
+  /^extensions\.(objectformat|refstorage|noop)$/,
+  /^user\.(name|email)$/,
+  /^init\.defaultbranch$/,
+  /^remote\..+\.(url|pushurl|fetch|push|tagopt|mirror|prune)$/,
+  /^branch\..+\.(remote|pushremote|merge|rebase|description)$/,
+  /^(pull\.rebase|pull\.ff|push\.default|fetch\.prune)$/,
+  /^submodule\..+\.(url|active|branch)$/,
+];
+
+/** A key as git prints it: section and name in lower case, a subsection as written. */
+const isPlain = (key: string): boolean => {
+  const first = key.indexOf(".");
+  const last = key.lastIndexOf(".");
+  const lower = first === last ? key.toLowerCase() : `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
+  return PLAIN_SETTINGS.some((r) => r.test(lower));
+};
+
+const GIT_ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", HOME: "/nonexistent", GIT_CEILING_DIRECTORIES: "/" };
+
+/** The entries of one config file as git reads them (keys as printed), or null when git cannot read it. */
+function configEntries(file: string): Array<{ key: string; value: string | null }> | null {
+  let out: string;
+  try {
+    out = execFileSync("git", ["config", "--file", file, "--null", "--list"], { cwd: "/", env: GIT_ENV, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return null;
+  }
+  return out
+    .split("\0")
+    .filter((f) => f !== "")
+    .map((f) => {
+      const nl = f.indexOf("\n");
+      return { key: nl < 0 ? f : f.slice(0, nl), value: nl < 0 ? null : f.slice(nl + 1) };
+    });
+}
+
+/**
+ * A `.git` folder the shell made (and the submodules' repositories in its `modules`): a config that sets anything but
+ * plain settings is moved aside and rewritten with the plain ones; a hooks folder with anything but `*.sample` is
+ * moved aside. What was moved, as [from, to].
+ */
+export function disarmRepository(gitDir: string, depth = 0): Array<[string, string]> {
+  const moved: Array<[string, string]> = [];
+  const move = (path: string): string | null => {
+    const to = freeName(path);
+    try {
+      renameSync(path, to);
+      moved.push([path, to]);
+      return to;
+    } catch {
+      return null;
+    }
+  };
+  const config = joinPath(gitDir, "config");
+  const ck = lkind(config);
+  if (ck !== null) {
+    const entries = ck === "dir" ? null : configEntries(config);
+    const empty = ck === "file" && statSync(config).size === 0;
+    if (ck === "link" || (!empty && (entries === null || entries.some((e) => !isPlain(e.key))))) {
+      if (move(config) !== null) {
+        const keep = (entries ?? []).filter((e) => isPlain(e.key));
+        try {
+          writeFileSync(config, "", { flag: "wx", mode: 0o644 });
+          for (const e of keep) {
+            execFileSync("git", ["config", "--file", config, "--add", e.key, e.value ?? "true"], { cwd: "/", env: GIT_ENV, stdio: "ignore" });
+          }
+        } catch {
+          // made meanwhile, or a setting git will not write back: what was written stays, the rest is in the moved file
+        }
+      }
+    }
+  }
+  const hooks = joinPath(gitDir, "hooks");
+  const hk = lkind(hooks);
+  if (hk === "link" || hk === "file") move(hooks);
+  else if (hk === "dir") {
+    let names: string[] = [];
+    try {
+      names = readdirSync(hooks);
+    } catch {
+      // unreadable: git cannot run from it either
+    }
+    if (names.some((n) => !n.endsWith(".sample")) && move(hooks) !== null) {
+      try {
+        mkdirSync(hooks, { mode: 0o755 });
+      } catch {
+        // made meanwhile
+      }
+    }
+  }
+  // Submodules' repositories (git run in a submodule reads its own config and hooks there), a few levels down.
+  if (depth < 4) {
+    const modules = joinPath(gitDir, "modules");
+    const stack = lkind(modules) === "dir" ? [modules] : [];
+    for (let n = 0; stack.length > 0 && n < 256; n++) {
+      const dir = stack.pop()!;
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const child = joinPath(dir, name);
+        if (lkind(child) !== "dir") continue;
+        if (isGitDirectory(child)) moved.push(...disarmRepository(child, depth + 1));
+        else stack.push(child);
+      }
+    }
+  }
+  return moved;
+}
