@@ -15,8 +15,8 @@
 //     written, and a `hooks` folder holding anything but git's `*.sample` files is moved to `hooks.sandshell-disabled`.
 
 import { execFileSync } from "node:child_process";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { opendir } from "node:fs/promises";
+import { type Dirent, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { joinPath } from "../lib/paths.ts";
 
 /** What the look found. */
@@ -78,8 +78,8 @@ export function isGitDirectory(dir: string): boolean {
 }
 
 /**
- * Every git folder in the workspace, found by a walk that reads at most `maxEntries` folder entries, shallower first
- * and node_modules last, never following a symlink. A `.git` folder is checked, not walked; a git folder's own
+ * Every git folder in the workspace, found by a walk that stops once it has read `maxEntries` folder entries (it
+ * reads a folder whole), shallower first and node_modules last, never following a symlink. A `.git` folder is checked, not walked; a git folder's own
  * `objects`, `refs` and `logs` are not walked.
  */
 export async function findGitDirs(workspace: string, maxEntries: number): Promise<RepoLook> {
@@ -87,44 +87,33 @@ export async function findGitDirs(workspace: string, maxEntries: number): Promis
   const queue: string[] = [workspace];
   const later: string[] = [];
   let read = 0;
-  let partial: string | null = null;
   for (let i = 0; ; i++) {
     if (i >= queue.length) {
       if (later.length === 0) break;
       queue.push(...later.splice(0));
     }
-    if (read >= maxEntries) {
-      return { gitDirs, notLooked: queue.slice(i) };
-    }
+    if (read >= maxEntries) return { gitDirs, notLooked: [...queue.slice(i), ...later] };
     const dir = queue[i]!;
-    const children: string[] = [];
-    let hasHead = false;
+    // One readdir a folder (an opendir loop costs 3 times as much on node_modules' many small folders).
+    let entries: Dirent[];
     try {
-      const handle = await opendir(dir, { bufferSize: 256 });
-      for await (const entry of handle) {
-        read++;
-        if (entry.name === "HEAD") hasHead = true;
-        if (entry.isDirectory()) children.push(entry.name);
-        if (read >= maxEntries) {
-          partial = dir;
-          break; // the async iterator closes the handle
-        }
-      }
+      entries = await readdir(dir, { withFileTypes: true });
     } catch {
       continue; // gone, or not readable: nothing git would read there either
     }
-    const isGit = hasHead && isGitDirectory(dir);
+    read += entries.length;
+    const isGit = entries.some((e) => e.name === "HEAD") && isGitDirectory(dir);
     if (isGit) gitDirs.push(dir);
-    for (const name of children) {
-      const child = joinPath(dir, name);
-      if (name === ".git") {
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const child = joinPath(dir, entry.name);
+      if (entry.name === ".git") {
         if (isGitDirectory(child)) gitDirs.push(child);
-      } else if (isGit && (name === "objects" || name === "refs" || name === "logs")) {
+      } else if (isGit && (entry.name === "objects" || entry.name === "refs" || entry.name === "logs")) {
         // a repository's own data
-      } else if (name === "node_modules") later.push(child);
+      } else if (entry.name === "node_modules") later.push(child);
       else queue.push(child);
     }
-    if (partial !== null) return { gitDirs, notLooked: [partial, ...queue.slice(i + 1), ...later] };
   }
   return { gitDirs, notLooked: [] };
 }
