@@ -228,6 +228,8 @@ export const NODE_SANDBOX = {
    * are named in a notice.
    */
   maxSweepEntries: 200_000,
+  /** The same bound for the last look, at close (once: the person's git runs after it). */
+  maxSweepEntriesAtClose: 1_000_000,
 } as const;
 
 export const MESSAGES = {

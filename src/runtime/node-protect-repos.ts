@@ -17,7 +17,7 @@
 import { execFileSync } from "node:child_process";
 import { type Dirent, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { joinPath } from "../lib/paths.ts";
+import { joinPath, normalizePath, resolvePath } from "../lib/paths.ts";
 
 /** What the look found. */
 export interface RepoLook {
@@ -233,6 +233,30 @@ export function disarmRepository(gitDir: string, depth = 0): Array<[string, stri
       } catch {
         // made meanwhile
       }
+    }
+  }
+  // A submodule's repository has no commondir of its own (one would send git to a config nobody checked).
+  if (depth > 0 && lkind(joinPath(gitDir, "commondir")) !== null) move(joinPath(gitDir, "commondir"));
+  // A linked worktree's folder: its commondir must name this repository (the config just checked); one naming another
+  // folder (objects/, refs/ and a config, no HEAD needed) is moved aside whole, so a .git file into it leads nowhere.
+  const worktrees = joinPath(gitDir, "worktrees");
+  if (lkind(worktrees) === "dir") {
+    let names: string[] = [];
+    try {
+      names = readdirSync(worktrees);
+    } catch {
+      // unreadable: git cannot use it either
+    }
+    for (const name of names) {
+      if (name.includes(DISABLED)) continue;
+      const wt = joinPath(worktrees, name);
+      let common: string | null = null;
+      try {
+        common = resolvePath(readFileSync(joinPath(wt, "commondir"), "utf8").replace(/\r?\n$/, ""), wt);
+      } catch {
+        // none: git would take the worktree's folder itself for the common one
+      }
+      if (lkind(wt) !== "dir" || common === null || normalizePath(common) !== normalizePath(gitDir)) move(wt);
     }
   }
   // Submodules' repositories (git run in a submodule reads its own config and hooks there), a few levels down.

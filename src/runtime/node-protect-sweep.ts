@@ -18,7 +18,7 @@
 
 import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { NODE_SANDBOX } from "../limits.ts";
-import { baseName, isInside, joinPath } from "../lib/paths.ts";
+import { baseName, isInside, joinPath, parentOf } from "../lib/paths.ts";
 import { gitFileTarget } from "./node-protect-git.ts";
 import { disableGitDir, disarmRepository, findGitDirs } from "./node-protect-repos.ts";
 import type { ProtectionPlan } from "./node-protect.ts";
@@ -61,15 +61,15 @@ export class RepoSweeper {
    * use it for every folder below it), and a new `.git` folder is remembered for `disarmMade` at close. Returns the
    * git folders git may use (the person's and the session's `.git` folders), for planProtection to keep read-only.
    */
-  async look(): Promise<string[]> {
-    const found = await findGitDirs(this.workspace, this.maxEntries);
+  async look(maxEntries: number = this.maxEntries): Promise<string[]> {
+    const found = await findGitDirs(this.workspace, maxEntries);
     if (found.notLooked.length > 0) {
       const key = `${found.notLooked.length}:${found.notLooked[0]}`;
       if (key !== this.toldNotLooked) {
         this.toldNotLooked = key;
         const rel = (p: string) => (p === this.workspace ? "." : p.slice(this.workspace.length + 1));
         this.onNotice(
-          `The look for repositories the shell made stopped after ${this.maxEntries} folder entries (NODE_SANDBOX.maxSweepEntries): ` +
+          `The look for repositories the shell made stopped after ${maxEntries} folder entries (its bound): ` +
             `${found.notLooked.length} folders were not looked in, e.g. ${found.notLooked.slice(0, 3).map(rel).join(", ")}. ` +
             "A repository there is neither protected nor checked; check it before running git in it on the host.",
         );
@@ -113,6 +113,14 @@ export class RepoSweeper {
    * hooks moved aside; each is said.
    */
   disarmMade(): void {
+    const rel = (p: string) => p.slice(this.workspace.length + 1) || ".";
+    const made = [...this.madeRepos].filter((d) => lstatSync(d, { throwIfNoEntry: false })?.isDirectory() === true);
+    if (made.length > 0) {
+      this.onNotice(
+        `Repositories made inside the sandbox during this session: ${made.slice(0, 10).map(rel).join(", ")}${made.length > 10 ? ` and ${made.length - 10} more` : ""}. ` +
+          "Anything in their config or hooks that could run a program was moved aside; treat them as the agent's work.",
+      );
+    }
     for (const dir of this.madeRepos) {
       for (const [from, to] of disarmRepository(dir)) {
         this.onNotice(
@@ -192,6 +200,12 @@ export class RepoSweeper {
     if (target === null) return false;
     if (!this.writable.some((d) => isInside(target, d))) return true;
     for (const [dir] of this.gitDirs) {
+      // A repository made during the session: its worktrees and modules are writable, so only a linked worktree's
+      // own folder (checked at close: disarmRepository) or a submodule's repository counts.
+      if (this.madeRepos.has(dir)) {
+        if (parentOf(target) === joinPath(dir, "worktrees") || isInside(target, joinPath(dir, "modules"))) return true;
+        continue;
+      }
       if (isInside(target, joinPath(dir, "worktrees")) || isInside(target, joinPath(dir, "modules"))) return true;
     }
     return false;

@@ -504,7 +504,7 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
       if (released) return;
       released = true;
       // A last look, once every process of the shell has ended: nothing it planted stays for the person's git.
-      const repos = await sweeper.look().catch(() => []);
+      const repos = await sweeper.look(NODE_SANDBOX.maxSweepEntriesAtClose).catch(() => []);
       const last = await planProtection(p.workspace, { hostHome, repos }).catch(() => null);
       if (last !== null) sweeper.learn(last);
       sweeper.disarmMade();

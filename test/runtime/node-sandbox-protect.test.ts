@@ -283,8 +283,16 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's s
         `git -C sub config alias.st "!touch ${planted("init-alias")}"`,
         `printf '${hookScript("init-hook")}' > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit && echo planted`,
         "git init -q plain && echo plain-ok",
+        // A linked worktree's folder in it whose commondir names a folder with objects/, refs/ and a config (no HEAD,
+        // so no repository of its own), and a .git file into that worktree.
+        "mkdir -p evil sub/.git/worktrees/wt wt2 && cp -r .git/objects .git/refs evil/",
+        `printf '${fsmonitor("init-worktree")}' > evil/config`,
+        "git -C sub rev-parse HEAD > sub/.git/worktrees/wt/HEAD && echo ../../../../evil > sub/.git/worktrees/wt/commondir && printf 'gitdir: ../sub/.git/worktrees/wt\\n' > wt2/.git",
+        // An honest linked worktree of the same repository.
+        "git -C sub worktree add -q ../honest-wt && echo worktree-ok",
       ].join(" && "),
     );
+    expect(out).toContain("worktree-ok");
     expect(out).toContain("honest-ok");
     expect(out).toContain("plain-ok");
     await sb.close();
@@ -300,6 +308,9 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's s
     git(sub, "-c user.email=p@x -c user.name=p commit -q --allow-empty -m person");
     expect(() => git(sub, "st")).toThrow();
     expect(git(sub, "log --oneline").split("\n").filter(Boolean)).toHaveLength(2);
+    expect(() => git(join(repo, "wt2"), "status --short")).toThrow(/not a git repository/);
+    expect(git(join(repo, "honest-wt"), "log --oneline").split("\n").filter(Boolean)).toHaveLength(1);
+    expect(notices.some((n) => n.startsWith("Repositories made inside the sandbox during this session: ") && n.includes("sub/.git") && n.includes("plain/.git"))).toBe(true);
     expect(await ran()).toEqual([]);
   });
 
