@@ -15,8 +15,23 @@
 //     written, and a `hooks` folder holding anything but git's `*.sample` files is moved to `hooks.sandshell-disabled`.
 
 import { execFileSync } from "node:child_process";
-import { type Dirent, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { readdir } from "node:fs/promises";
+import { NODE_SANDBOX } from "../limits.ts";
 import { joinPath, normalizePath, resolvePath } from "../lib/paths.ts";
 
 /** What the look found. */
@@ -29,12 +44,34 @@ export interface RepoLook {
 
 export const DISABLED = ".sandshell-disabled";
 
-function lkind(path: string): "dir" | "file" | "link" | null {
+/** What is at `path`, not following a symlink; "other" is a FIFO, socket or device (reading one could block). */
+function lkind(path: string): "dir" | "file" | "link" | "other" | null {
   try {
     const s = lstatSync(path);
-    return s.isSymbolicLink() ? "link" : s.isDirectory() ? "dir" : "file";
+    return s.isSymbolicLink() ? "link" : s.isDirectory() ? "dir" : s.isFile() ? "file" : "other";
   } catch {
     return null;
+  }
+}
+
+/** The start of a regular file (never a FIFO or device the shell planted: reading one blocks the host). */
+function readRegular(path: string, bytes: number): string | null {
+  let fd: number;
+  try {
+    // O_NONBLOCK: a FIFO swapped in after any check opens without waiting; fstat then says what was opened.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString("latin1");
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -48,13 +85,9 @@ function validHead(path: string): boolean {
       return false;
     }
   }
-  if (k !== "file") return false;
-  let text: string;
-  try {
-    text = readFileSync(path).subarray(0, 255).toString("latin1");
-  } catch {
-    return false;
-  }
+  // A FIFO or device: git blocks reading it (and runs nothing), so it is no HEAD.
+  const text = k === "file" ? readRegular(path, 255) : null;
+  if (text === null) return false;
   if (text.startsWith("ref:")) return /^ref:\s*refs\//.test(text);
   return /^[0-9a-fA-F]{40}/.test(text);
 }
@@ -168,7 +201,14 @@ const GIT_ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM
 function configEntries(file: string): Array<{ key: string; value: string | null }> | null {
   let out: string;
   try {
-    out = execFileSync("git", ["config", "--file", file, "--null", "--list"], { cwd: "/", env: GIT_ENV, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    out = execFileSync("git", ["config", "--file", file, "--null", "--list"], {
+      cwd: "/",
+      env: GIT_ENV,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: NODE_SANDBOX.protectScanTimeoutMs,
+      maxBuffer: 4 * 1024 * 1024,
+    });
   } catch {
     return null;
   }
@@ -201,15 +241,16 @@ export function disarmRepository(gitDir: string, depth = 0): Array<[string, stri
   const config = joinPath(gitDir, "config");
   const ck = lkind(config);
   if (ck !== null) {
-    const entries = ck === "dir" ? null : configEntries(config);
+    // Read only when a regular file (git config on a planted FIFO would block the host).
+    const entries = ck === "file" ? configEntries(config) : null;
     const empty = ck === "file" && statSync(config).size === 0;
-    if (ck === "link" || (!empty && (entries === null || entries.some((e) => !isPlain(e.key))))) {
+    if (ck !== "file" || (!empty && (entries === null || entries.some((e) => !isPlain(e.key))))) {
       if (move(config) !== null) {
         const keep = (entries ?? []).filter((e) => isPlain(e.key));
         try {
           writeFileSync(config, "", { flag: "wx", mode: 0o644 });
           for (const e of keep) {
-            execFileSync("git", ["config", "--file", config, "--add", e.key, e.value ?? "true"], { cwd: "/", env: GIT_ENV, stdio: "ignore" });
+            execFileSync("git", ["config", "--file", config, "--add", e.key, e.value ?? "true"], { cwd: "/", env: GIT_ENV, stdio: "ignore", timeout: NODE_SANDBOX.protectScanTimeoutMs });
           }
         } catch {
           // made meanwhile, or a setting git will not write back: what was written stays, the rest is in the moved file
@@ -219,7 +260,7 @@ export function disarmRepository(gitDir: string, depth = 0): Array<[string, stri
   }
   const hooks = joinPath(gitDir, "hooks");
   const hk = lkind(hooks);
-  if (hk === "link" || hk === "file") move(hooks);
+  if (hk !== null && hk !== "dir") move(hooks);
   else if (hk === "dir") {
     let names: string[] = [];
     try {
@@ -250,12 +291,9 @@ export function disarmRepository(gitDir: string, depth = 0): Array<[string, stri
     for (const name of names) {
       if (name.includes(DISABLED)) continue;
       const wt = joinPath(worktrees, name);
-      let common: string | null = null;
-      try {
-        common = resolvePath(readFileSync(joinPath(wt, "commondir"), "utf8").replace(/\r?\n$/, ""), wt);
-      } catch {
-        // none: git would take the worktree's folder itself for the common one
-      }
+      // None (git would take the worktree's folder itself for the common one), or not a regular file: moved aside.
+      const text = readRegular(joinPath(wt, "commondir"), 4096);
+      const common = text === null ? null : resolvePath(text.replace(/\r?\n$/, ""), wt);
       if (lkind(wt) !== "dir" || common === null || normalizePath(common) !== normalizePath(gitDir)) move(wt);
     }
   }

@@ -32,6 +32,16 @@ function exists(path: string): boolean {
   }
 }
 
+/** A folder's device and inode (`?` when gone). */
+function identity(path: string): string {
+  try {
+    const s = lstatSync(path);
+    return `${s.dev}:${s.ino}`;
+  } catch {
+    return "?";
+  }
+}
+
 export class RepoSweeper {
   /** Git folders seen, and whether each had a `commondir` when the sandbox opened (the person's: read-only inside). */
   private readonly gitDirs = new Map<string, boolean>();
@@ -39,7 +49,7 @@ export class RepoSweeper {
   private knownGitFiles: Set<string> | null = null;
   private watcher: FSWatcher | null = null;
   /** Git folders (any name, any depth) there when the sandbox opened, or taken for the person's (see `look`). */
-  private knownRepos: Set<string> | null = null;
+  private knownRepos: Map<string, string> | null = null;
   /** Whether the first look saw the whole workspace (else a repository it did not see is new only if made since). */
   private firstLookWhole = true;
   /** `.git` folders made during the session: disarmed at close (`disarmMade`). */
@@ -76,18 +86,19 @@ export class RepoSweeper {
       }
     }
     if (this.knownRepos === null) {
-      this.knownRepos = new Set(found.gitDirs);
+      this.knownRepos = new Map(found.gitDirs.map((d) => [d, identity(d)]));
       this.firstLookWhole = found.notLooked.length === 0;
       return found.gitDirs;
     }
     const usable: string[] = [];
     for (const dir of found.gitDirs) {
-      if (this.knownRepos.has(dir)) {
+      // By path and by identity: a folder of the person's moved away and a new repository made in its place is new.
+      if (this.knownRepos.get(dir) === identity(dir)) {
         usable.push(dir);
         continue;
       }
       if (!this.firstLookWhole && !this.madeSinceOpen(dir)) {
-        this.knownRepos.add(dir); // not seen by a cut first look, and older than the sandbox: the person's
+        this.knownRepos.set(dir, identity(dir)); // not seen by a cut first look, and older than the sandbox: the person's
         usable.push(dir);
         continue;
       }

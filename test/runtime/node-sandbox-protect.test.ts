@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { NODE_SANDBOX } from "../../src/limits.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { planProtection, protectedWriteReason } from "../../src/runtime/node-protect.ts";
-import { findGitDirs } from "../../src/runtime/node-protect-repos.ts";
+import { disarmRepository, findGitDirs } from "../../src/runtime/node-protect-repos.ts";
 
 const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");
 
@@ -126,6 +126,11 @@ describe("git folders at any depth (findGitDirs, as git's is_git_directory)", ()
     expect(new Set(all.gitDirs)).toEqual(new Set([".git", "a/b/c/d/.git", "node_modules/dep/.git", "bare.git", "linked"].map((d) => join(repo, d))));
     // node_modules is looked in last.
     expect(all.gitDirs.at(-1)).toBe(join(repo, "node_modules/dep/.git"));
+    // A FIFO the shell planted as HEAD, or as a made repository's config, never blocks the host (git blocks on it and
+    // runs nothing; the config is moved aside unread).
+    execSync("mkdir -p fifo/objects fifo/refs && mkfifo fifo/HEAD && git init -q made && rm made/.git/config && mkfifo made/.git/config", { cwd: repo });
+    expect((await findGitDirs(repo, 100_000)).gitDirs).not.toContain(join(repo, "fifo"));
+    expect(disarmRepository(join(repo, "made/.git")).map(([from]) => from)).toEqual([join(repo, "made/.git/config")]);
     const cut = await findGitDirs(repo, 3);
     expect(cut.notLooked.length).toBeGreaterThan(0);
     expect(cut.notLooked).toContain(join(repo, "node_modules"));
