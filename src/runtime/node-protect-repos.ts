@@ -319,3 +319,29 @@ export function disarmRepository(gitDir: string, depth = 0): Array<[string, stri
   }
   return moved;
 }
+
+/** Where git keeps a rebase, cherry-pick or revert in progress, and the list of what it does next there. */
+export const SEQUENCER_STATES = [
+  ["rebase-merge", "git-rebase-todo"],
+  ["sequencer", "todo"],
+] as const;
+
+/**
+ * Whether a todo list runs a program when the person continues (`exec`/`x` lines: `git rebase --continue` runs them on
+ * the host). Read as git reads it: one command a line, comments and blank lines aside.
+ */
+export function todoRunsPrograms(gitDir: string, state: string, todo: string): boolean {
+  const text = readRegular(joinPath(joinPath(gitDir, state), todo), 1024 * 1024);
+  return text !== null && text.split(/\r?\n/).some((line) => /^\s*(exec|x)(\s|$)/.test(line));
+}
+
+/** Moves a state folder aside (git then sees no operation in progress). The new name, or null. */
+export function moveAside(path: string): string | null {
+  const to = freeName(path);
+  try {
+    renameSync(path, to);
+    return to;
+  } catch {
+    return null;
+  }
+}

@@ -20,7 +20,7 @@ import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { NODE_SANDBOX } from "../limits.ts";
 import { baseName, isInside, joinPath, parentOf } from "../lib/paths.ts";
 import { gitFileTarget } from "./node-protect-git.ts";
-import { disableGitDir, disarmRepository, findGitDirs } from "./node-protect-repos.ts";
+import { disableGitDir, disarmRepository, findGitDirs, moveAside, SEQUENCER_STATES, todoRunsPrograms } from "./node-protect-repos.ts";
 import type { ProtectionPlan } from "./node-protect.ts";
 
 function exists(path: string): boolean {
@@ -55,6 +55,8 @@ export class RepoSweeper {
   /** `.git` folders made during the session: disarmed at close (`disarmMade`). */
   private readonly madeRepos = new Set<string>();
   private readonly openedAt = Date.now();
+  /** Rebase or cherry-pick states (`<git folder>/rebase-merge`, `…/sequencer`) there when the sandbox opened. */
+  private readonly knownStates = new Set<string>();
   private toldNotLooked = "";
 
   constructor(
@@ -142,6 +144,31 @@ export class RepoSweeper {
     }
   }
 
+  /**
+   * At close: a rebase or cherry-pick left in progress that was not when the sandbox opened, whose todo list runs a
+   * program (`exec` lines, which the person's `git rebase --continue` runs on the host), is moved aside; any other
+   * such state is said.
+   */
+  checkStates(): void {
+    for (const [dir] of this.gitDirs) {
+      for (const [state, todo] of SEQUENCER_STATES) {
+        const path = joinPath(dir, state);
+        if (this.knownStates.has(path) || !exists(path)) continue;
+        const where = path.slice(this.workspace.length + 1);
+        if (todoRunsPrograms(dir, state, todo)) {
+          const to = moveAside(path);
+          if (to !== null) {
+            this.onNotice(
+              `Moved ${path} aside: a ${state === "sequencer" ? "cherry-pick or revert" : "rebase"} left in progress inside the sandbox has exec lines, which git on the host would run at --continue; moved to ${baseName(to)}.`,
+            );
+          }
+        } else {
+          this.onNotice(`A ${state === "sequencer" ? "cherry-pick or revert" : "rebase"} was left in progress inside the sandbox (${where}): check it before you continue it on the host.`);
+        }
+      }
+    }
+  }
+
   private madeSinceOpen(dir: string): boolean {
     for (const name of ["", "HEAD", "objects", "refs", "commondir", "config"]) {
       try {
@@ -157,7 +184,11 @@ export class RepoSweeper {
   learn(plan: ProtectionPlan): void {
     // A commondir counts as the person's only in a git folder of the first look (it is read-only inside then).
     const known = this.knownGitFiles;
-    for (const dir of plan.gitDirs) if (!this.gitDirs.has(dir)) this.gitDirs.set(dir, known === null && exists(joinPath(dir, "commondir")));
+    for (const dir of plan.gitDirs) {
+      if (this.gitDirs.has(dir)) continue;
+      this.gitDirs.set(dir, known === null && exists(joinPath(dir, "commondir")));
+      if (known === null) for (const [state] of SEQUENCER_STATES) if (exists(joinPath(dir, state))) this.knownStates.add(joinPath(dir, state));
+    }
     if (known === null) {
       this.knownGitFiles = new Set(plan.gitFiles);
     } else {

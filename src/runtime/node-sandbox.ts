@@ -508,6 +508,7 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
       const last = await planProtection(p.workspace, { hostHome, repos }).catch(() => null);
       if (last !== null) sweeper.learn(last);
       sweeper.disarmMade();
+      sweeper.checkStates();
       sweeper.stop();
       for (const f of [...created, ...(last?.created ?? [])]) {
         if (statSync(f, { throwIfNoEntry: false })?.size === 0) rmSync(f, { force: true });

@@ -319,6 +319,25 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's s
     expect(await ran()).toEqual([]);
   });
 
+  it("an interactive rebase planted in progress with an exec line is moved aside at close and said: the person's git rebase --continue runs nothing", async () => {
+    const repo = await personRepo("echo two > f && git add f && git commit -qm two");
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const sb = await createSandbox({ workspace: repo, approver: () => true });
+    onTestFinished(() => sb.close());
+    const notices = statusNotices(sb);
+    const plant = [
+      "mkdir -p .git/rebase-merge && cd .git/rebase-merge && git rev-parse HEAD > orig-head && git rev-parse HEAD~1 > onto",
+      "echo refs/heads/$(git -C ../.. branch --show-current) > head-name && : > interactive && : > done && echo 1 > msgnum && echo 1 > end",
+      `printf 'pick %s two\\nexec touch ${planted("rebase")}\\n' $(git rev-parse --short HEAD) > git-rebase-todo && echo planted`,
+    ].join(" && ");
+    expect(await sh(sb, plant)).toContain("planted");
+    await sb.close();
+    expect(existsSync(join(repo, ".git/rebase-merge"))).toBe(false);
+    expect(notices.some((n) => n.startsWith(`Moved ${join(repo, ".git/rebase-merge")} aside`))).toBe(true);
+    expect(() => git(repo, "rebase --continue")).toThrow(/No rebase in progress/);
+    expect(await ran()).toEqual([]);
+  });
+
   it("the person's nested repositories deeper than NODE_SANDBOX.protectScanDepth and under node_modules are read-only inside (config and hooks)", async () => {
     const repo = await personRepo("mkdir -p a/b/c/d node_modules/dep src/github.com/org/r && git -C a/b/c init -q && git -C a/b/c/d init -q && git -C node_modules/dep init -q && git -C src/github.com/org/r init -q");
     onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
