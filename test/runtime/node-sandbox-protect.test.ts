@@ -14,6 +14,7 @@ import { NODE_SANDBOX } from "../../src/limits.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { planProtection, protectedWriteReason } from "../../src/runtime/node-protect.ts";
 import { disarmRepository, findGitDirs } from "../../src/runtime/node-protect-repos.ts";
+import { RepoSweeper } from "../../src/runtime/node-protect-sweep.ts";
 
 const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");
 
@@ -134,6 +135,23 @@ describe("git folders at any depth (findGitDirs, as git's is_git_directory)", ()
     const cut = await findGitDirs(repo, 3);
     expect(cut.notLooked.length).toBeGreaterThan(0);
     expect(cut.notLooked).toContain(join(repo, "node_modules"));
+  });
+});
+
+describe("RepoSweeper's look for repositories", () => {
+  it("remembers the repositories there at its first look, disables a new one not named .git, keeps a new .git one for close, and names the folders a cut look left", async () => {
+    const repo = await personRepo("git init -q --bare fixtures/bare.git && mkdir -p d1 d2 d3");
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const notices: string[] = [];
+    const sweeper = new RepoSweeper(repo, [repo], () => undefined, (m) => notices.push(m));
+    expect(new Set(await sweeper.look())).toEqual(new Set([join(repo, ".git"), join(repo, "fixtures/bare.git")]));
+    execSync("git init -q --bare made.git && git init -q sub", { cwd: repo });
+    expect(new Set(await sweeper.look())).toEqual(new Set([join(repo, ".git"), join(repo, "fixtures/bare.git"), join(repo, "sub/.git")]));
+    expect(existsSync(join(repo, "made.git/HEAD.sandshell-disabled"))).toBe(true);
+    expect(existsSync(join(repo, "fixtures/bare.git/HEAD"))).toBe(true);
+    expect(notices.filter((n) => n.startsWith(`Disabled ${join(repo, "made.git")}:`))).toHaveLength(1);
+    await sweeper.look(2);
+    expect(notices.at(-1)).toMatch(/^The look for repositories the shell made stopped after 2 folder entries .* folders were not looked in, e\.g\. /);
   });
 });
 
