@@ -159,16 +159,20 @@ function freeName(path: string): string {
   }
 }
 
-/** A git folder not named `.git`: its HEAD renamed, so git no longer takes it for one. The new name, or null. */
-export function disableGitDir(dir: string): string | null {
-  const head = joinPath(dir, "HEAD");
-  const to = freeName(head);
+/** Renames `path` to a free name ending in DISABLED (a state folder: git then sees no operation in progress). */
+export function moveAside(path: string): string | null {
+  const to = freeName(path);
   try {
-    renameSync(head, to);
+    renameSync(path, to);
     return to;
   } catch {
     return null;
   }
+}
+
+/** A git folder not named `.git`: its HEAD renamed, so git no longer takes it for one. The new name, or null. */
+export function disableGitDir(dir: string): string | null {
+  return moveAside(joinPath(dir, "HEAD"));
 }
 
 /**
@@ -229,14 +233,9 @@ function configEntries(file: string): Array<{ key: string; value: string | null 
 export function disarmRepository(gitDir: string, depth = 0): Array<[string, string]> {
   const moved: Array<[string, string]> = [];
   const move = (path: string): string | null => {
-    const to = freeName(path);
-    try {
-      renameSync(path, to);
-      moved.push([path, to]);
-      return to;
-    } catch {
-      return null;
-    }
+    const to = moveAside(path);
+    if (to !== null) moved.push([path, to]);
+    return to;
   };
   const config = joinPath(gitDir, "config");
   const ck = lkind(config);
@@ -333,15 +332,4 @@ export const SEQUENCER_STATES = [
 export function todoRunsPrograms(gitDir: string, state: string, todo: string): boolean {
   const text = readRegular(joinPath(joinPath(gitDir, state), todo), 1024 * 1024);
   return text !== null && text.split(/\r?\n/).some((line) => /^\s*(exec|x)(\s|$)/.test(line));
-}
-
-/** Moves a state folder aside (git then sees no operation in progress). The new name, or null. */
-export function moveAside(path: string): string | null {
-  const to = freeName(path);
-  try {
-    renameSync(path, to);
-    return to;
-  } catch {
-    return null;
-  }
 }
