@@ -333,3 +333,30 @@ export function todoRunsPrograms(gitDir: string, state: string, todo: string): b
   const text = readRegular(joinPath(joinPath(gitDir, state), todo), 1024 * 1024);
   return text !== null && text.split(/\r?\n/).some((line) => /^\s*(exec|x)(\s|$)/.test(line));
 }
+
+/**
+ * A fingerprint of what in a git folder runs programs: its config, a non-empty config.worktree, and the hooks folder's
+ * entries (name, inode, size, times). The OS sandbox's own stand-ins (an empty config.worktree, a missing hooks
+ * folder's placeholder) do not count. Two equal fingerprints: nothing there changed.
+ */
+export function runnableFingerprint(gitDir: string): string {
+  const stamp = (path: string): string => {
+    try {
+      const s = lstatSync(path);
+      return `${s.mode}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    } catch {
+      return "-";
+    }
+  };
+  const worktree = joinPath(gitDir, "config.worktree");
+  const parts = [stamp(joinPath(gitDir, "config")), lkind(worktree) === "file" && statSync(worktree).size === 0 ? "-" : stamp(worktree)];
+  const hooks = joinPath(gitDir, "hooks");
+  const hk = lkind(hooks);
+  if (hk !== "dir" && hk !== null) parts.push(`hooks=${stamp(hooks)}`);
+  try {
+    for (const name of readdirSync(hooks).sort()) if (!name.startsWith(".sandshell-")) parts.push(`${name}=${stamp(joinPath(hooks, name))}`);
+  } catch {
+    // no hooks folder
+  }
+  return parts.join("|");
+}

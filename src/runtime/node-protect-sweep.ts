@@ -20,7 +20,7 @@ import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { NODE_SANDBOX } from "../limits.ts";
 import { baseName, isInside, joinPath, parentOf } from "../lib/paths.ts";
 import { gitFileTarget } from "./node-protect-git.ts";
-import { disableGitDir, disarmRepository, findGitDirs, moveAside, SEQUENCER_STATES, todoRunsPrograms } from "./node-protect-repos.ts";
+import { disableGitDir, disarmRepository, findGitDirs, moveAside, runnableFingerprint, SEQUENCER_STATES, todoRunsPrograms } from "./node-protect-repos.ts";
 import type { ProtectionPlan } from "./node-protect.ts";
 
 function exists(path: string): boolean {
@@ -52,6 +52,8 @@ export class RepoSweeper {
   private knownRepos: Map<string, string> | null = null;
   /** Whether the first look saw the whole workspace (else a repository it did not see is new only if made since). */
   private firstLookWhole = true;
+  /** What could run programs in each repository of the first look (config, hooks), to tell a change at close. */
+  private readonly fingerprints = new Map<string, string>();
   /** `.git` folders made during the session: disarmed at close (`disarmMade`). */
   private readonly madeRepos = new Set<string>();
   private readonly openedAt = Date.now();
@@ -89,6 +91,7 @@ export class RepoSweeper {
     }
     if (this.knownRepos === null) {
       this.knownRepos = new Map(found.gitDirs.map((d) => [d, identity(d)]));
+      for (const d of found.gitDirs) this.fingerprints.set(d, runnableFingerprint(d));
       this.firstLookWhole = found.notLooked.length === 0;
       return found.gitDirs;
     }
@@ -133,6 +136,16 @@ export class RepoSweeper {
         `Repositories made inside the sandbox during this session: ${made.slice(0, 10).map(rel).join(", ")}${made.length > 10 ? ` and ${made.length - 10} more` : ""}. ` +
           "Anything in their config or hooks that could run a program was moved aside; treat them as the agent's work.",
       );
+    }
+    // The person's repositories whose config or hooks changed all the same (left out of the profile's mounts, or
+    // past the look's bound at a start): what could run a program is moved aside, as for a repository made here.
+    for (const [dir, before] of this.fingerprints) {
+      if (this.madeRepos.has(dir) || runnableFingerprint(dir) === before) continue;
+      for (const [from, to] of disarmRepository(dir)) {
+        this.onNotice(
+          `Moved ${from} aside: the config or hooks of ${rel(dir)} changed while the sandbox ran (it was writable inside: not in the OS sandbox's profile) and could run programs in git on the host; moved to ${baseName(to)}.`,
+        );
+      }
     }
     for (const dir of this.madeRepos) {
       for (const [from, to] of disarmRepository(dir)) {

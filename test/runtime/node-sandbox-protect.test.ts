@@ -369,6 +369,24 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's s
     expect(await ran()).toEqual([]);
   });
 
+  it("a person's repository left out of the profile (mounts spent on 1,500 nested names) whose config the shell changed has it moved aside at close and said: the person's git status there runs nothing", async () => {
+    const repo = await personRepo("mkdir d{1..1500} && for i in {1..1500}; do : > d$i/.bashrc; done; mkdir -p a/b/c/d/e && git -C a/b/c/d/e init -q && git init -q kept");
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const sb = await createSandbox({ workspace: repo, approver: () => true });
+    onTestFinished(() => sb.close());
+    const notices = statusNotices(sb);
+    expect(await sh(sb, `printf '${fsmonitor("left-out")}' > a/b/c/d/e/.git/config && echo wrote`)).toContain("wrote");
+    await sb.close();
+    const deep = join(repo, "a/b/c/d/e");
+    expect(existsSync(join(deep, ".git/config.sandshell-disabled"))).toBe(true);
+    expect(notices.some((n) => n.startsWith(`Moved ${join(deep, ".git/config")} aside`))).toBe(true);
+    // The person's repositories the shell did not change are left as they were.
+    expect(existsSync(join(repo, "kept/.git/config.sandshell-disabled"))).toBe(false);
+    expect(existsSync(join(repo, ".git/config.sandshell-disabled"))).toBe(false);
+    git(deep, "status --short");
+    expect(await ran()).toEqual([]);
+  }, 180_000); // 1,500 folders made, a sandbox start with hundreds of mounts
+
   it("protect-argv: 4,000 nested .bashrc files: jobs and a fresh shell still start inside the sandbox, the workspace's own names and repository stay read-only, and what was left out is said", async () => {
     const repo = await personRepo("mkdir d{1..4000} && for i in {1..4000}; do : > d$i/.bashrc; done");
     onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
