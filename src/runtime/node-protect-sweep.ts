@@ -54,6 +54,8 @@ export class RepoSweeper {
   private firstLookWhole = true;
   /** What could run programs in each repository of the first look (config, hooks), to tell a change at close. */
   private readonly fingerprints = new Map<string, string>();
+  /** Those of them that were writable inside at some start (left out of the profile, or not found by a cut look). */
+  private readonly exposed = new Set<string>();
   /** `.git` folders made during the session: disarmed at close (`disarmMade`). */
   private readonly madeRepos = new Set<string>();
   private readonly openedAt = Date.now();
@@ -96,6 +98,8 @@ export class RepoSweeper {
       return found.gitDirs;
     }
     const usable: string[] = [];
+    const seen = new Set(found.gitDirs);
+    for (const dir of this.fingerprints.keys()) if (!seen.has(dir)) this.exposed.add(dir);
     for (const dir of found.gitDirs) {
       // By path and by identity: a folder of the person's moved away and a new repository made in its place is new.
       if (this.knownRepos.get(dir) === identity(dir)) {
@@ -140,7 +144,7 @@ export class RepoSweeper {
     // The person's repositories whose config or hooks changed all the same (left out of the profile's mounts, or
     // past the look's bound at a start): what could run a program is moved aside, as for a repository made here.
     for (const [dir, before] of this.fingerprints) {
-      if (this.madeRepos.has(dir) || runnableFingerprint(dir) === before) continue;
+      if (!this.exposed.has(dir) || this.madeRepos.has(dir) || runnableFingerprint(dir) === before) continue;
       for (const [from, to] of disarmRepository(dir)) {
         this.onNotice(
           `Moved ${from} aside: the config or hooks of ${rel(dir)} changed while the sandbox ran (it was writable inside: not in the OS sandbox's profile) and could run programs in git on the host; moved to ${baseName(to)}.`,
@@ -191,6 +195,15 @@ export class RepoSweeper {
       }
     }
     return false;
+  }
+
+  /** Protected paths a start left writable (node-sandbox.ts): a person's repository among them is checked at close. */
+  leftOut(paths: readonly string[]): void {
+    for (const dir of this.fingerprints.keys()) {
+      const config = joinPath(dir, "config");
+      const hooks = joinPath(dir, "hooks");
+      if (paths.some((p) => p === config || isInside(p, hooks) || p === joinPath(dir, "config.worktree"))) this.exposed.add(dir);
+    }
   }
 
   /** Takes in a fresh look at the workspace (planProtection), removes new `.git` files, then sweeps. */

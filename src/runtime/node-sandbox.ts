@@ -431,6 +431,7 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
   let toldLeftOut = "";
   const tellLeftOut = (plan: ProtectionPlan, kept: number): void => {
     const left = [...plan.paths.slice(kept), ...plan.leftOut];
+    sweeper.leftOut(left);
     const key = `${left.length}:${left[0] ?? ""}`;
     if (left.length === 0 || key === toldLeftOut) return;
     toldLeftOut = key;

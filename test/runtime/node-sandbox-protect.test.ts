@@ -376,6 +376,8 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's s
     onTestFinished(() => sb.close());
     const notices = statusNotices(sb);
     expect(await sh(sb, `printf '${fsmonitor("left-out")}' > a/b/c/d/e/.git/config && echo wrote`)).toContain("wrote");
+    // The person changes their own protected repository's config on the host meanwhile: theirs, left alone.
+    git(repo, "config alias.hi '!echo hi'");
     await sb.close();
     const deep = join(repo, "a/b/c/d/e");
     expect(existsSync(join(deep, ".git/config.sandshell-disabled"))).toBe(true);
