@@ -222,6 +222,14 @@ export const NODE_SANDBOX = {
   maxProtectMounts: 600,
   /** Config files followed through `include.path` / `includeIf.*.path` from one repository's config. */
   maxConfigFiles: 32,
+  /**
+   * Folder entries the look for git folders reads at a shell's or job's start and at close (node-protect-repos.ts):
+   * every folder git would take for a repository, at any depth, node_modules last. Past it, the folders not looked in
+   * are named in a notice.
+   */
+  maxSweepEntries: 200_000,
+  /** The same bound for the last look, at close (once: the person's git runs after it). */
+  maxSweepEntriesAtClose: 1_000_000,
 } as const;
 
 export const MESSAGES = {

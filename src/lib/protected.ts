@@ -15,9 +15,10 @@ export const LIBRARY_DIRS = [".vscode", ".idea", ".claude/commands", ".claude/ag
 
 /**
  * Files that configure a program the person runs, by name at any depth: the library's, pre-commit's hook list (its
- * hooks run at the person's `git commit`) and direnv's `.envrc` (sourced by the person's shell on `cd`).
+ * hooks run at the person's `git commit`), direnv's `.envrc` (sourced by the person's shell on `cd`) and npm's
+ * `.npmrc` (`script-shell`, `node-options`, `git` name programs every `npm test` or `npm install` runs).
  */
-export const PROTECTED_FILES = [...LIBRARY_FILES, ".pre-commit-config.yaml", ".envrc"] as const;
+export const PROTECTED_FILES = [...LIBRARY_FILES, ".pre-commit-config.yaml", ".envrc", ".npmrc"] as const;
 
 /**
  * Files at a path (a folder and a name in it): Claude Code's project settings, whose `hooks` run commands on the

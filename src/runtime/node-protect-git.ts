@@ -44,7 +44,7 @@ export interface ConfigRef {
   from: string;
 }
 
-interface Entry {
+export interface Entry {
   origin: string;
   key: string;
   value: string | null;
@@ -104,7 +104,7 @@ function gitConfig(args: string[], hostHome: string): Promise<string> {
 }
 
 /** The entries of one config file (cached by the file's identity, size and times). */
-async function fileEntries(file: string, hostHome: string): Promise<Entry[]> {
+export async function fileEntries(file: string, hostHome: string): Promise<Entry[]> {
   const stamp = stampOf(file);
   if (stamp === null) return [];
   const hit = cache.get(file);

@@ -22,7 +22,7 @@ import { execFile } from "node:child_process";
 import { lstatSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { NODE_SANDBOX } from "../limits.ts";
-import { isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
+import { baseName, isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
 import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../lib/protected.ts";
 import { configRefs, GIT_DIR_FOLDERS, GIT_DIR_NAMES_IF_PRESENT, gitFileTarget, hostConfigEntries, repoConfigEntries } from "./node-protect-git.ts";
 import type { RuntimeFs } from "./types.ts";
@@ -145,7 +145,10 @@ export interface ProtectionPlan {
 
 interface Candidate {
   path: string;
-  /** 0: the workspace's own names and git files; 1: what its config names; 2: nested repositories; 3: nested names. */
+  /**
+   * 0: the workspace's own names and git files; 1: what its config names; 2: nested repositories the look found;
+   * 3: nested names; 4: repositories deeper or under node_modules (node-protect-repos.ts).
+   */
   rank: number;
   depth: number;
 }
@@ -159,7 +162,7 @@ interface Candidate {
  */
 export async function planProtection(
   workspace: string,
-  opts: { depth?: number; maxMounts?: number; hostHome?: string } = {},
+  opts: { depth?: number; maxMounts?: number; hostHome?: string; repos?: readonly string[] } = {},
 ): Promise<ProtectionPlan> {
   const depth = opts.depth ?? NODE_SANDBOX.protectScanDepth;
   const hostHome = opts.hostHome ?? homedir();
@@ -198,6 +201,16 @@ export async function planProtection(
     nestedNames.push({ path, rank: 3, depth: part.at + 1 });
   }
 
+  // Git folders found at any depth (node-protect-repos.ts: deeper than the look, under node_modules, not named .git),
+  // ranked after the ones the look found.
+  const deep = new Set<string>();
+  for (const dir of opts.repos ?? []) {
+    const path = normalizePath(dir);
+    if (gitDirs.has(path) || !isInside(path, workspace) || kind(path) !== "dir") continue;
+    gitDirs.set(path, baseName(path) === ".git" ? parentOf(path) : path);
+    deep.add(path);
+  }
+
   // A `.git` file's repository, when it lies in the workspace outside the git folders already known, is one too.
   for (const file of gitFiles) {
     add(file, file === top ? 0 : 2);
@@ -212,8 +225,8 @@ export async function planProtection(
   const dirs = [...gitDirs.keys()].sort((a, b) => a.split("/").length - b.split("/").length || (a < b ? -1 : 1));
   await Promise.all(
     dirs.map(async (gitDir) => {
-      const isTop = gitDirs.get(gitDir) === workspace;
-      const rank = isTop ? 0 : 2;
+      const isTop = gitDirs.get(gitDir) === workspace && baseName(gitDir) === ".git";
+      const rank = isTop ? 0 : deep.has(gitDir) ? 4 : 2;
       // `config` always (the library's stand-in when missing); the folders always (a missing one as an empty
       // read-only folder: the library makes one for a name that has a protected name inside it).
       add(joinPath(gitDir, "config"), rank);
@@ -240,7 +253,7 @@ export async function planProtection(
       for (const ref of await configRefs(entries, root, hostHome)) {
         if (!isInside(ref.path, workspace) || ref.path === workspace) continue;
         named.push(ref.path);
-        add(ref.path, isTop ? 1 : 2);
+        add(ref.path, isTop ? 1 : rank);
       }
     }),
   );

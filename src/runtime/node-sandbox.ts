@@ -417,7 +417,12 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
   const bwrap = linux ? (options.bwrapPath ?? which("bwrap")) : null;
   const what = linux ? "bubblewrap" : "sandbox-exec (macOS; not tested by Sandshell's CI)";
   // What the sandbox cannot keep read-only in the workspace's repositories, removed instead (node-protect-sweep.ts).
-  const sweeper = new RepoSweeper(p.workspace, [p.workspace, p.tempDir], (path, why) => p.onNotice?.(`Removed ${path}: ${why}.`));
+  const sweeper = new RepoSweeper(
+    p.workspace,
+    [p.workspace, p.tempDir],
+    (path, why) => p.onNotice?.(`Removed ${path}: ${why}.`),
+    (message) => p.onNotice?.(message),
+  );
   sweeper.watch();
   /** What the repositories' configuration named at the last start (the file tools refuse it too). */
   let named: string[] = [];
@@ -426,6 +431,7 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
   let toldLeftOut = "";
   const tellLeftOut = (plan: ProtectionPlan, kept: number): void => {
     const left = [...plan.paths.slice(kept), ...plan.leftOut];
+    sweeper.leftOut(left);
     const key = `${left.length}:${left[0] ?? ""}`;
     if (left.length === 0 || key === toldLeftOut) return;
     toldLeftOut = key;
@@ -450,7 +456,10 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
     protectedWrite: (path) => protectedWriteReason(p.workspace, path, named),
     afterCommand: () => sweeper.sweep(),
     async plan(bash, bashArgs, env, interactive) {
-      const protection = await planProtection(p.workspace, { hostHome });
+      // Repositories at any depth: one the shell made that git would take from a folder not named .git is disabled;
+      // the rest are protected after the ones the ranked look finds (node-protect-repos.ts).
+      const repos = await sweeper.look();
+      const protection = await planProtection(p.workspace, { hostHome, repos });
       sweeper.learn(protection);
       named = protection.named;
       for (const f of protection.created) created.add(f);
@@ -496,8 +505,11 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
       if (released) return;
       released = true;
       // A last look, once every process of the shell has ended: nothing it planted stays for the person's git.
-      const last = await planProtection(p.workspace, { hostHome }).catch(() => null);
+      const repos = await sweeper.look(NODE_SANDBOX.maxSweepEntriesAtClose).catch(() => []);
+      const last = await planProtection(p.workspace, { hostHome, repos }).catch(() => null);
       if (last !== null) sweeper.learn(last);
+      sweeper.disarmMade();
+      sweeper.checkStates();
       sweeper.stop();
       for (const f of [...created, ...(last?.created ?? [])]) {
         if (statSync(f, { throwIfNoEntry: false })?.size === 0) rmSync(f, { force: true });

@@ -802,8 +802,9 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
         return Promise.race([proc.exited, new Promise((r) => setTimeout(r, SHELL.disposeWaitMs))]);
       });
       await Promise.all(ending);
-      listeners.clear();
+      // Before the listeners go: the OS sandbox's last look at close says what it disabled or moved aside.
       await os.release();
+      listeners.clear();
       await fsp.rm(privateDir, { recursive: true, force: true });
       await fsp.rm(commandDir, { recursive: true, force: true });
       if (ownsWorkspace) await fsp.rm(workspace, { recursive: true, force: true }).catch(() => undefined);

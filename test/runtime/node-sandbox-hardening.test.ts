@@ -59,7 +59,7 @@ describe("the library's list of protected files is Sandshell's", () => {
     for (const p of [
       "/w/.bashrc", "/w/a/b/c/d/.mcp.json", "/w/.vscode/tasks.json", "/w/x/.IDEA/y", "/w/.claude/commands/c.md", "/w/.git/hooks/pre-commit",
       "/w/.git/config", "/w/sub/.git/commondir", "/w/.git/modules/m/config", "/w/.git/worktrees/t/gitdir", "/w/sub/.git",
-      "/w/.claude/settings.json", "/w/a/.claude/settings.local.json", "/w/.pre-commit-config.yaml", "/w/.devcontainer/devcontainer.json", "/w/.envrc",
+      "/w/.claude/settings.json", "/w/a/.claude/settings.local.json", "/w/.pre-commit-config.yaml", "/w/.devcontainer/devcontainer.json", "/w/.envrc", "/w/.npmrc", "/w/pkg/.NPMRC",
     ]) {
       expect(protectedWriteReason(ws, p), p).toMatch(/keeps it read-only/);
     }
@@ -77,7 +77,7 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's a
     for (const what of ["hook", "fsmonitor", "sub-hook", "commondir", "tool-hook"]) await fsp.rm(planted(what), { force: true });
   });
 
-  it("dangerous-files: hooks, .git/config (core.fsmonitor), .bashrc, .vscode, .mcp.json, .claude/settings.json, .pre-commit-config.yaml, .devcontainer, .envrc planted in the person's repository by the shell or the file tools: all refused, and the person's git commit and status on the host run nothing", async () => {
+  it("dangerous-files: hooks, .git/config (core.fsmonitor), .bashrc, .vscode, .mcp.json, .claude/settings.json, .pre-commit-config.yaml, .devcontainer, .envrc, .npmrc planted in the person's repository by the shell or the file tools: all refused, and the person's git commit and status on the host run nothing", async () => {
     const repo = await personRepo();
     onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
     // An approver that says yes to everything: what stops the writes is the sandbox, not a person.
@@ -88,7 +88,7 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's a
     const targets = [
       ".git/hooks/pre-commit", ".git/config", ".bashrc", ".vscode/tasks.json", ".mcp.json", ".idea/workspace.xml", ".claude/commands/x.md",
       "sub/.git/hooks/post-checkout", "sub/.git/config", ".claude/settings.json", ".claude/settings.local.json", ".pre-commit-config.yaml",
-      ".devcontainer/devcontainer.json", ".envrc",
+      ".devcontainer/devcontainer.json", ".envrc", ".npmrc",
     ];
     const shell = await sh(
       sb,

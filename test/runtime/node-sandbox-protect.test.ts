@@ -13,6 +13,8 @@ import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { NODE_SANDBOX } from "../../src/limits.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { planProtection, protectedWriteReason } from "../../src/runtime/node-protect.ts";
+import { disarmRepository, findGitDirs } from "../../src/runtime/node-protect-repos.ts";
+import { RepoSweeper } from "../../src/runtime/node-protect-sweep.ts";
 
 const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");
 
@@ -106,6 +108,50 @@ describe("what a repository's configuration names is protected (planProtection)"
     // However small the bound, the most dangerous come first.
     const small = await planProtection(repo, { maxMounts: 30 });
     for (const p of [".bashrc", ".git/hooks", ".git/config"]) expect(small.paths, p).toContain(join(repo, p));
+  });
+});
+
+describe("git folders at any depth (findGitDirs, as git's is_git_directory)", () => {
+  it("finds .git folders and folders git takes for a repository whatever their name (a valid HEAD with objects/ and refs/, or a commondir), node_modules last; not a folder whose HEAD is no ref; past the bound it names the folders not looked in", async () => {
+    const repo = await personRepo(
+      [
+        "mkdir -p a/b/c/d node_modules/dep notgit/objects notgit/refs",
+        "git -C a/b/c/d init -q && git -C node_modules/dep init -q && git init -q --bare bare.git",
+        "echo 'not a ref' > notgit/HEAD",
+        "mkdir -p linked && echo 'ref: refs/heads/main' > linked/HEAD && echo ../.git > linked/commondir",
+      ].join(" && "),
+    );
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const all = await findGitDirs(repo, 100_000);
+    expect(all.notLooked).toEqual([]);
+    expect(new Set(all.gitDirs)).toEqual(new Set([".git", "a/b/c/d/.git", "node_modules/dep/.git", "bare.git", "linked"].map((d) => join(repo, d))));
+    // node_modules is looked in last.
+    expect(all.gitDirs.at(-1)).toBe(join(repo, "node_modules/dep/.git"));
+    // A FIFO the shell planted as HEAD, or as a made repository's config, never blocks the host (git blocks on it and
+    // runs nothing; the config is moved aside unread).
+    execSync("mkdir -p fifo/objects fifo/refs && mkfifo fifo/HEAD && git init -q made && rm made/.git/config && mkfifo made/.git/config", { cwd: repo });
+    expect((await findGitDirs(repo, 100_000)).gitDirs).not.toContain(join(repo, "fifo"));
+    expect(disarmRepository(join(repo, "made/.git")).map(([from]) => from)).toEqual([join(repo, "made/.git/config")]);
+    const cut = await findGitDirs(repo, 3);
+    expect(cut.notLooked.length).toBeGreaterThan(0);
+    expect(cut.notLooked).toContain(join(repo, "node_modules"));
+  });
+});
+
+describe("RepoSweeper's look for repositories", () => {
+  it("remembers the repositories there at its first look, disables a new one not named .git, keeps a new .git one for close, and names the folders a cut look left", async () => {
+    const repo = await personRepo("git init -q --bare fixtures/bare.git && mkdir -p d1 d2 d3");
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const notices: string[] = [];
+    const sweeper = new RepoSweeper(repo, [repo], () => undefined, (m) => notices.push(m));
+    expect(new Set(await sweeper.look())).toEqual(new Set([join(repo, ".git"), join(repo, "fixtures/bare.git")]));
+    execSync("git init -q --bare made.git && git init -q sub", { cwd: repo });
+    expect(new Set(await sweeper.look())).toEqual(new Set([join(repo, ".git"), join(repo, "fixtures/bare.git"), join(repo, "sub/.git")]));
+    expect(existsSync(join(repo, "made.git/HEAD.sandshell-disabled"))).toBe(true);
+    expect(existsSync(join(repo, "fixtures/bare.git/HEAD"))).toBe(true);
+    expect(notices.filter((n) => n.startsWith(`Disabled ${join(repo, "made.git")}:`))).toHaveLength(1);
+    await sweeper.look(2);
+    expect(notices.at(-1)).toMatch(/^The look for repositories the shell made stopped after 2 folder entries .* folders were not looked in, e\.g\. /);
   });
 });
 
@@ -217,6 +263,131 @@ describe.skipIf(!canSandbox)("node runtime's OS sandbox against the red team's s
     git(join(repo, "sub"), "status --short");
     expect(await ran()).toEqual([]);
   });
+
+  it("a folder the shell makes a repository (HEAD, objects/, refs/ and a config naming core.worktree and core.fsmonitor in the person's tracked src/): disabled at a job's start and at close, said, and the person's git status in src/lib runs nothing; the person's own bare repository is left alone", async () => {
+    const repo = await personRepo("mkdir -p src/lib && echo x=1 > src/lib/a.py && git init -q --bare fixtures/bare.git && git add src && git commit -qm src");
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const sb = await createSandbox({ workspace: repo, approver: () => true });
+    onTestFinished(() => sb.close());
+    const notices = statusNotices(sb);
+    const config = `[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = \\"touch ${planted("gitdir")}; false\\"\\n`;
+    const plant = (dir: string) => `mkdir -p ${dir} && cp -r .git/objects .git/refs .git/HEAD ${dir}/ && printf '${config}' > ${dir}/config && echo planted`;
+    // At a job's start: a folder made a repository by an earlier command is disabled before the job runs.
+    expect(await sh(sb, plant("tools"))).toContain("planted");
+    const job = await sb.callTool("bash", { command: "ls tools", run_in_background: true });
+    const listed = text(await sb.callTool("job_output", { id: job.structuredContent.jobId, wait: 30 }));
+    expect(listed).toContain("HEAD.sandshell-disabled");
+    expect(notices.some((n) => n.startsWith(`Disabled ${join(repo, "tools")}:`))).toBe(true);
+    // At close: the person's tracked folder, made a repository by the last command.
+    expect(await sh(sb, plant("src"))).toContain("planted");
+    await sb.close();
+    expect(existsSync(join(repo, "src/HEAD"))).toBe(false);
+    expect(existsSync(join(repo, "src/HEAD.sandshell-disabled"))).toBe(true);
+    expect(notices.some((n) => n.startsWith(`Disabled ${join(repo, "src")}:`) && n.includes("HEAD.sandshell-disabled"))).toBe(true);
+    git(join(repo, "src/lib"), "status --short");
+    git(join(repo, "tools"), "status --short");
+    expect(await ran()).toEqual([]);
+    // The person's bare repository, there before the sandbox opened, is theirs.
+    expect(existsSync(join(repo, "fixtures/bare.git/HEAD"))).toBe(true);
+  });
+
+  it("a repository made with git init during the session works in it until close; then a config that runs programs and hooks are moved aside (plain settings such as the remote kept), said, and the person's git status and commit there run nothing", async () => {
+    const repo = await personRepo();
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const env = { GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@x", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@x" };
+    const sb = await createSandbox({ workspace: repo, approver: () => true, runtimeOptions: { node: { env } } });
+    onTestFinished(() => sb.close());
+    const notices = statusNotices(sb);
+    const out = await sh(
+      sb,
+      [
+        "git init -q sub && git -C sub remote add origin https://example.com/x.git && echo x > sub/f && git -C sub add f && git -C sub commit -qm s && echo honest-ok",
+        `git -C sub config core.fsmonitor "touch ${planted("init-fsmonitor")}; false"`,
+        `git -C sub config alias.st "!touch ${planted("init-alias")}"`,
+        `printf '${hookScript("init-hook")}' > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit && echo planted`,
+        "git init -q plain && echo plain-ok",
+        // A linked worktree's folder in it whose commondir names a folder with objects/, refs/ and a config (no HEAD,
+        // so no repository of its own), and a .git file into that worktree.
+        "mkdir -p evil sub/.git/worktrees/wt wt2 && cp -r .git/objects .git/refs evil/",
+        `printf '${fsmonitor("init-worktree")}' > evil/config`,
+        "git -C sub rev-parse HEAD > sub/.git/worktrees/wt/HEAD && echo ../../../../evil > sub/.git/worktrees/wt/commondir && printf 'gitdir: ../sub/.git/worktrees/wt\\n' > wt2/.git",
+        // An honest linked worktree of the same repository.
+        "git -C sub worktree add -q ../honest-wt && echo worktree-ok",
+      ].join(" && "),
+    );
+    expect(out).toContain("worktree-ok");
+    expect(out).toContain("honest-ok");
+    expect(out).toContain("plain-ok");
+    await sb.close();
+    const sub = join(repo, "sub");
+    expect(existsSync(join(sub, ".git/config.sandshell-disabled"))).toBe(true);
+    expect(existsSync(join(sub, ".git/hooks.sandshell-disabled/pre-commit"))).toBe(true);
+    expect(git(sub, "config remote.origin.url").trim()).toBe("https://example.com/x.git");
+    expect(notices.some((n) => n.startsWith(`Moved ${join(sub, ".git/config")} aside`))).toBe(true);
+    expect(notices.some((n) => n.startsWith(`Moved ${join(sub, ".git/hooks")} aside`))).toBe(true);
+    // A repository whose config runs nothing is left as git made it.
+    expect(existsSync(join(repo, "plain/.git/config.sandshell-disabled"))).toBe(false);
+    git(sub, "status --short");
+    git(sub, "-c user.email=p@x -c user.name=p commit -q --allow-empty -m person");
+    expect(() => git(sub, "st")).toThrow();
+    expect(git(sub, "log --oneline").split("\n").filter(Boolean)).toHaveLength(2);
+    expect(() => git(join(repo, "wt2"), "status --short")).toThrow(/not a git repository/);
+    expect(git(join(repo, "honest-wt"), "log --oneline").split("\n").filter(Boolean)).toHaveLength(1);
+    expect(notices.some((n) => n.startsWith("Repositories made inside the sandbox during this session: ") && n.includes("sub/.git") && n.includes("plain/.git"))).toBe(true);
+    expect(await ran()).toEqual([]);
+  });
+
+  it("an interactive rebase planted in progress with an exec line is moved aside at close and said: the person's git rebase --continue runs nothing", async () => {
+    const repo = await personRepo("echo two > f && git add f && git commit -qm two");
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const sb = await createSandbox({ workspace: repo, approver: () => true });
+    onTestFinished(() => sb.close());
+    const notices = statusNotices(sb);
+    const plant = [
+      "mkdir -p .git/rebase-merge && cd .git/rebase-merge && git rev-parse HEAD > orig-head && git rev-parse HEAD~1 > onto",
+      "echo refs/heads/$(git -C ../.. branch --show-current) > head-name && : > interactive && : > done && echo 1 > msgnum && echo 1 > end",
+      `printf 'pick %s two\\nexec touch ${planted("rebase")}\\n' $(git rev-parse --short HEAD) > git-rebase-todo && echo planted`,
+    ].join(" && ");
+    expect(await sh(sb, plant)).toContain("planted");
+    await sb.close();
+    expect(existsSync(join(repo, ".git/rebase-merge"))).toBe(false);
+    expect(notices.some((n) => n.startsWith(`Moved ${join(repo, ".git/rebase-merge")} aside`))).toBe(true);
+    expect(() => git(repo, "rebase --continue")).toThrow(/No rebase in progress/);
+    expect(await ran()).toEqual([]);
+  });
+
+  it("the person's nested repositories deeper than NODE_SANDBOX.protectScanDepth and under node_modules are read-only inside (config and hooks)", async () => {
+    const repo = await personRepo("mkdir -p a/b/c/d node_modules/dep src/github.com/org/r && git -C a/b/c init -q && git -C a/b/c/d init -q && git -C node_modules/dep init -q && git -C src/github.com/org/r init -q");
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const sb = await createSandbox({ workspace: repo, approver: () => true });
+    onTestFinished(() => sb.close());
+    const dirs = ["a/b/c", "a/b/c/d", "node_modules/dep", "src/github.com/org/r"];
+    const out = await sh(sb, dirs.map((d) => `(printf '${fsmonitor("deep")}' > ${d}/.git/config) 2>&1; (printf '${hookScript("deep")}' > ${d}/.git/hooks/pre-commit) 2>&1`).join("; "));
+    expect(out.match(/Read-only file system/g)?.length).toBe(dirs.length * 2);
+    await sb.close();
+    for (const d of dirs) git(join(repo, d), "status --short");
+    expect(await ran()).toEqual([]);
+  });
+
+  it("a person's repository left out of the profile (mounts spent on 1,500 nested names) whose config the shell changed has it moved aside at close and said: the person's git status there runs nothing", async () => {
+    const repo = await personRepo("mkdir d{1..1500} && for i in {1..1500}; do : > d$i/.bashrc; done; mkdir -p a/b/c/d/e && git -C a/b/c/d/e init -q && git init -q kept");
+    onTestFinished(() => fsp.rm(repo, { recursive: true, force: true }));
+    const sb = await createSandbox({ workspace: repo, approver: () => true });
+    onTestFinished(() => sb.close());
+    const notices = statusNotices(sb);
+    expect(await sh(sb, `printf '${fsmonitor("left-out")}' > a/b/c/d/e/.git/config && echo wrote`)).toContain("wrote");
+    // The person changes their own protected repository's config on the host meanwhile: theirs, left alone.
+    git(repo, "config alias.hi '!echo hi'");
+    await sb.close();
+    const deep = join(repo, "a/b/c/d/e");
+    expect(existsSync(join(deep, ".git/config.sandshell-disabled"))).toBe(true);
+    expect(notices.some((n) => n.startsWith(`Moved ${join(deep, ".git/config")} aside`))).toBe(true);
+    // The person's repositories the shell did not change are left as they were.
+    expect(existsSync(join(repo, "kept/.git/config.sandshell-disabled"))).toBe(false);
+    expect(existsSync(join(repo, ".git/config.sandshell-disabled"))).toBe(false);
+    git(deep, "status --short");
+    expect(await ran()).toEqual([]);
+  }, 180_000); // 1,500 folders made, a sandbox start with hundreds of mounts
 
   it("protect-argv: 4,000 nested .bashrc files: jobs and a fresh shell still start inside the sandbox, the workspace's own names and repository stay read-only, and what was left out is said", async () => {
     const repo = await personRepo("mkdir d{1..4000} && for i in {1..4000}; do : > d$i/.bashrc; done");
