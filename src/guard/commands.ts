@@ -569,6 +569,10 @@ interface InterpreterOptions {
   file?: string;
   /** Short options without a value. */
   flags: string;
+  /** Short options that read code typed at the terminal after (or instead of) the program: a REPL (`python3 -i`). */
+  interactive?: string;
+  /** Long options that do the same (`node --interactive`). */
+  longInteractive?: readonly string[];
   /** The program is stdin (`bash -s`). */
   stdin: string;
   /** Long options with a value as the next word when not given with `=` (`--rcfile FILE`). */
@@ -588,11 +592,11 @@ const INTERPRETER_OPTIONS: Record<string, InterpreterOptions> = {
     longFlag: /^(?:norc|noprofile|login|posix|restricted|verbose|debugger|dump-strings|dump-po-strings|noediting|pretty-print|help|version|wordexp)$/, plus: true,
   },
   python: {
-    inline: "cm", value: "WX", attached: "", flags: "bBdEhiIOPqsSuvVx?", stdin: "",
+    inline: "cm", value: "WX", attached: "", flags: "bBdEhiIOPqsSuvVx?", interactive: "i", stdin: "",
     longValue: ["check-hash-based-pycs"], longInline: [], longFlag: /^(?:help|version|help-env|help-xoptions|help-all)$/, plus: false,
   },
   node: {
-    inline: "ep", value: "rC", attached: "", flags: "ichv", stdin: "",
+    inline: "ep", value: "rC", attached: "", flags: "ichv", interactive: "i", longInteractive: ["interactive"], stdin: "",
     longValue: ["require", "import", "conditions", "loader", "experimental-loader", "input-type", "inspect-port", "title", "env-file", "disable-warning", "watch-path", "test-name-pattern", "redirect-warnings", "stack-trace-limit"],
     longInline: ["eval", "print"],
     longFlag: /^(?:no-[\w-]+|experimental-[\w-]+|trace-[\w-]+|harmony[\w-]*|inspect(?:-brk|-wait)?|enable-source-maps|expose-gc|preserve-symlinks(?:-main)?|abort-on-uncaught-exception|throw-deprecation|pending-deprecation|interactive|test|watch|check|jitless|frozen-intrinsics|prof|cpu-prof|heap-prof|zero-fill-buffers|use-openssl-ca|use-bundled-ca|openssl-legacy-provider|insecure-http-parser|force-[\w-]+|report-[\w-]+|permission|v8-options|help|version|completion-bash|enable-fips|verify-base-objects|es-module-specifier-resolution|addons|deprecation|warnings|global-search-paths)$/,
@@ -607,7 +611,7 @@ const INTERPRETER_OPTIONS: Record<string, InterpreterOptions> = {
     longValue: [], longInline: [], longFlag: /^(?:help|version|verbose|copyright|jit|yjit|mjit|disable-[\w-]+|enable-[\w-]+)$/, plus: false,
   },
   php: {
-    inline: "rBRE", value: "dcztSF", attached: "", file: "f", flags: "ahHilmnsvwe", stdin: "",
+    inline: "rBRE", value: "dcztSF", attached: "", file: "f", flags: "ahHilmnsvwe", interactive: "a", longInteractive: ["interactive"], stdin: "",
     longValue: [], longInline: [], longFlag: /^(?:help|version|info|ini|syntax-highlight|no-php-ini|no-header|interactive|modules)$/, plus: false,
   },
   other: {
@@ -633,51 +637,65 @@ const RUNTIME_SUBCOMMANDS: Record<string, Record<string, ProgramSource | "next">
 };
 
 export function programSource(eff: Effective): ProgramSource {
+  return scanProgram(eff).source;
+}
+
+/**
+ * Where the program comes from (programSource), and the option that makes the interpreter read code typed at the
+ * terminal after or instead of it (`python3 -i`, `node --interactive`, `php -a`, `perl -d`), or null.
+ */
+export function scanProgram(eff: Effective): { source: ProgramSource; interactive: string | null } {
+  let interactive: string | null = null;
+  const out = (source: ProgramSource) => ({ source, interactive });
   const name = eff.name;
-  if (name === null || !isInterpreter(name)) return "none";
+  if (name === null || !isInterpreter(name)) return out("none");
   if (name === "source" || name === ".") {
     const file = eff.argv.slice(1).find((w) => w.value !== "--");
-    return file ? programFileSource(file) : "none";
+    return out(file ? programFileSource(file) : "none");
   }
-  if (name === "eval") return "inline";
+  if (name === "eval") return out("inline");
   const t = INTERPRETER_OPTIONS[family(name)]!;
   const args = eff.argv.slice(1);
   let i = 0;
   const sub = RUNTIME_SUBCOMMANDS[name];
   if (sub && args[0] && !args[0].value.startsWith("-")) {
     const kind = sub[args[0].value];
-    if (kind === undefined) return args[0].dynamic ? "unknown" : programFileSource(args[0]); // `bun x.ts`
-    if (kind !== "next") return kind;
+    if (kind === undefined) return out(args[0].dynamic ? "unknown" : programFileSource(args[0])); // `bun x.ts`
+    if (kind !== "next") return out(kind);
     i = 1;
   }
   for (; i < args.length; i++) {
     const w = args[i]!;
     const v = w.value;
-    if (w.dynamic && /^[-+]/.test(v)) return "unknown";
+    if (w.dynamic && /^[-+]/.test(v)) return out("unknown");
     if (v === "--" || (v === "-" && t.plus)) {
       // `bash -- FILE`, `bash - FILE`: the next word is the program; nothing after it is an option.
       const next = args[i + 1];
-      return next ? programFileSource(next) : "stdin";
+      return out(next ? programFileSource(next) : "stdin");
     }
     if (v.startsWith("--")) {
       const eq = v.indexOf("=");
       const long = eq > 0 ? v.slice(2, eq) : v.slice(2);
-      if (t.longInline.includes(long)) return "inline";
+      if (t.longInteractive?.includes(long)) interactive ??= `--${long}`;
+      if (t.longInline.includes(long)) return out("inline");
       if (t.longValue.includes(long)) {
         if (eq < 0) i++;
         continue;
       }
       if (t.longFlag.test(long) || (eq > 0 && family(name) === "node")) continue;
-      return "unknown";
+      return out("unknown");
     }
     if ((v.startsWith("-") || (t.plus && v.startsWith("+"))) && v.length > 1) {
       for (let j = 1; j < v.length; j++) {
         const c = v[j]!;
-        if (t.inline.includes(c)) return "inline";
-        if (t.stdin.includes(c)) return "stdin";
+        if (t.interactive?.includes(c)) interactive ??= `-${c}`;
+        // perl's debugger: `-d`, `-dt` (not `-d:Module`, which loads a profiler or tracer)
+        if (c === "d" && family(name) === "perl" && v[j + 1] !== ":") interactive ??= "-d";
+        if (t.inline.includes(c)) return out("inline");
+        if (t.stdin.includes(c)) return out("stdin");
         if (t.file?.includes(c)) {
           const file = j < v.length - 1 ? { ...w, value: v.slice(j + 1) } : args[i + 1];
-          return file ? programFileSource(file) : "unknown";
+          return out(file ? programFileSource(file) : "unknown");
         }
         if (t.value.includes(c)) {
           if (j === v.length - 1) i++; // the value is the next word
@@ -690,13 +708,13 @@ export function programSource(eff: Effective): ProgramSource {
           else while (j + 1 < v.length && /[0-7]/.test(v[j + 1]!)) j++;
           continue;
         }
-        if (!t.flags.includes(c)) return "unknown";
+        if (!t.flags.includes(c)) return out("unknown");
       }
       continue;
     }
-    return programFileSource(w);
+    return out(programFileSource(w));
   }
-  return "stdin";
+  return out("stdin");
 }
 
 /** For `bash -c STRING`, `eval a b`: the code string, as a word. null when none is given. */

@@ -15,7 +15,7 @@ import * as fsp from "node:fs/promises";
 import { basename, delimiter, dirname, join } from "node:path";
 import { SHELL } from "../limits.ts";
 import { Listeners } from "../lib/listeners.ts";
-import { isShellName, readsCommands, shellName } from "../lib/shells.ts";
+import { isShellName, isTerminalOperand, readsCommands, shellName } from "../lib/shells.ts";
 import { bashPrintMarkers, formatMarker } from "./markers.ts";
 import { nodeFs } from "./node-fs.ts";
 import { cleanEnv, makePrivateDir, openOsSandbox, relayResize, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node-sandbox.ts";
@@ -259,6 +259,37 @@ function cmdlineOf(pid: number): string[] {
     return raw.split("\0").filter((a, i, all) => i < all.length - 1 || a !== "");
   } catch {
     return [];
+  }
+}
+
+/** The base name of a process's program file (Linux: /proc/PID/exe), or null: a bash linked as `./tool` is bash. */
+function exeNameOf(pid: number): string | null {
+  try {
+    return basename(readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, ""));
+  } catch {
+    return null;
+  }
+}
+
+/** The shell a process is, by its name or else by its program file (comm is only the name it was started by), or null. */
+function shellOf(pid: number): string | null {
+  const name = commOf(pid);
+  if (name !== null && isShellName(name)) return shellName(name);
+  const exe = exeNameOf(pid);
+  return exe !== null && isShellName(exe) ? shellName(exe) : null;
+}
+
+/**
+ * Whether a shell process's script operand is a terminal or standard input: a path known to be one (`/dev/tty`,
+ * `/dev/stdin`, …), or one that names a character device from where the process stands (a link to /dev/tty, a
+ * relative path from its cwd). Linux: /proc/PID/cwd and /proc/PID/root.
+ */
+function terminalOperand(pid: number, operand: string): boolean {
+  if (isTerminalOperand(operand)) return true;
+  try {
+    return statSync(`/proc/${pid}/${operand.startsWith("/") ? "root" : "cwd"}/${operand}`).isCharacterDevice();
+  } catch {
+    return false;
   }
 }
 
@@ -567,9 +598,10 @@ class PtyProcess implements TerminalProcess {
   /**
    * An interactive shell among the foreground program's processes and everything they started (a bash under
    * python's pty.spawn or `script -qc bash` runs on a terminal of its own, so the foreground program's name alone
-   * does not show it): its name, or undefined. A shell counts when it reads commands (no `-c`, no script operand, or
-   * `-i`/`-s`) and its standard input is a terminal. Text typed now may reach it as a command line. "" when there is
-   * none, null where this cannot be told.
+   * does not show it): its name, or undefined. A shell is known by its name or its program file (a bash linked as
+   * `./tool`). It counts when it reads commands (no `-c`, no script operand, `-i`/`-s`, or a script operand that is the
+   * terminal: `sh /dev/tty`) and its standard input or that operand is a terminal. Text typed now may reach it as a
+   * command line. "" when there is none, null where this cannot be told.
    */
   readerShell(): string | null {
     const shell = this.shellPgrp;
@@ -584,8 +616,13 @@ class PtyProcess implements TerminalProcess {
     while (queue.length > 0 && seen < MAX_READER_WALK) {
       const p = queue.shift()!;
       seen++;
-      const name = commOf(p);
-      if (name !== null && isShellName(name) && readsCommands(cmdlineOf(p)) && stdinIsTerminal(p)) return shellName(name);
+      const name = shellOf(p);
+      if (name !== null) {
+        // `sh /dev/tty` reads the terminal whatever its standard input is
+        let terminal = false;
+        const reads = readsCommands(cmdlineOf(p), (operand) => (terminal = terminalOperand(p, operand)));
+        if (reads && (terminal || stdinIsTerminal(p))) return name;
+      }
       queue.push(...threadChildren(p));
     }
     return "";

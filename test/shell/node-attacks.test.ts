@@ -388,4 +388,28 @@ describe("is_input into a shell is whole lines, checked by the guard (red team N
     const inputs = sb.auditLog().filter((e) => e.type === "input") as Array<{ readBy?: string; verdict?: { decision: string } }>;
     expect(inputs.filter((e) => e.readBy === "bash" && e.verdict?.decision === "allow").length).toBeGreaterThanOrEqual(2);
   }, 120_000);
+
+  // Red team round 5, R2: `sh /dev/tty` took /dev/tty for a script (so "not a shell"), and a bash linked as `./tool`
+  // goes by the name `tool`: is_input `rm -rf precious` into either ran unchecked and removed precious.
+  it("nested-tty (R2): `sh /dev/tty`, `bash /dev/tty` and a bash linked as `./tool` are shells reading commands: is_input `rm -rf precious` is checked (asked, denied)", async () => {
+    // allowed project code makes the link; `ln -s` would be as good
+    const link = await sb.callTool("bash", { command: "python3 -c \"import os; os.symlink('/bin/bash', 'tool')\"" });
+    expect(sc(link)).toMatchObject({ status: "completed", verdict: { decision: "allow" } });
+    for (const [starter, reader] of [["sh /dev/tty", "sh"], ["bash /dev/tty", "bash"], ["./tool", "bash"]] as const) {
+      const st = await sb.callTool("bash", { command: starter });
+      expect({ starter, status: sc(st).status }).toEqual({ starter, status: "running" });
+      let denied: CallToolResult | undefined;
+      for (let i = 0; i < 40; i++) {
+        denied = await sb.callTool("bash", { command: "rm -rf precious", is_input: true });
+        if (sc(denied).verdict !== undefined) break;
+        await sleep(100);
+      }
+      expect({ starter, result: sc(denied!), isError: denied!.isError }).toMatchObject({ starter, result: { status: "denied", verdict: { decision: "ask", rule: "deletion" } }, isError: true });
+      const ok = await sb.callTool("bash", { command: "echo under-$((6*7))", is_input: true });
+      expect(text(ok)).toContain("under-42");
+      expect({ starter, result: sc(ok) }).toMatchObject({ starter, result: { verdict: { decision: "allow" }, readBy: reader } });
+      await leave();
+      expect({ starter, precious: existsSync(join(ws, "precious/a")) }).toEqual({ starter, precious: true });
+    }
+  }, 120_000);
 });

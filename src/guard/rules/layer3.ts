@@ -7,10 +7,11 @@
 // it); strict is read-only, so there they ask (row strict-write).
 
 import type { Command } from "../facts.ts";
-import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programSource, type Effective } from "../commands.ts";
+import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programFileSource, programSource, scanProgram, type Effective } from "../commands.ts";
 import { globMayBeConfig, isConfigPath, riskyVariable } from "../options/environment.ts";
 import { resolvePath } from "../paths.ts";
-import { changesShellRules, SHADOWED } from "./semantics.ts";
+import { changesShellRules, SHADOWED, stdinFeed } from "./semantics.ts";
+import { isTerminalOperand } from "../../lib/shells.ts";
 import { judgeEffective, specFor } from "../options/index.ts";
 import { TRANSPARENT_WRAPPERS } from "../wrapper-effects.ts";
 import { harmlessDevice, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
@@ -69,6 +70,24 @@ const BUILD_TOOLS: Record<string, Set<string> | null> = {
   cargo: new Set(["run", "test", "build", "check", "bench", "clippy", "doc", "r", "t", "b", "c"]),
   go: new Set(["run", "test", "build", "vet"]),
 };
+
+/**
+ * How an interpreter comes to read code typed at the terminal (a REPL, or a program read from it), or null: an
+ * option that asks for it (`python3 -i x.py`, `node --interactive`, `php -a`, `perl -d`), or its program is its
+ * standard input and nothing feeds that (`python3 -B`, `perl -w`, `python3 -`), or the program file is the terminal
+ * (`python3 /dev/tty`). Node without a program file runs other modes (`node --test`), so there only `-` counts.
+ */
+export function typedCode(cmd: Command, eff: Effective, env: RuleEnv): string | null {
+  const n = eff.name;
+  if (n === null || !isInterpreterName(n) || eff.argv.length < 2) return null;
+  const { source, interactive } = scanProgram(eff);
+  if (interactive !== null) return `${n} ${interactive} reads code typed at the terminal`;
+  const program = eff.argv.slice(1).find((w) => !w.value.startsWith("-") || w.value === "-");
+  if (program && !program.dynamic && programFileSource(program) === "file" && isTerminalOperand(program.value)) return `${n} reads its program from the terminal`;
+  if (source !== "stdin" || stdinFeed(cmd, env).fed) return null;
+  if (/^(?:node|nodejs|deno|bun)$/.test(n) && !eff.argv.some((w) => w.value === "-")) return null;
+  return `${n} reads its program from the terminal`;
+}
 
 /** What project code the command runs (`a script`, `npm test`, `make`), or null. */
 export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string | null {
@@ -312,6 +331,24 @@ export const LAYER3: RuleRow[] = [
     match(cmd, _eff, env) {
       const path = configWrite(cmd, env);
       return path ? { detail: path } : null;
+    },
+  },
+  {
+    id: "interactive-code",
+    layer: 3,
+    decision: "ask",
+    decisions: { strict: "deny" },
+    title: "Interpreters that read code typed at the terminal: a REPL or debugger, judged as the bare interpreter (asked in balanced, refused in strict)",
+    reason: "`{detail}`: what is typed into it later runs as code the guard never sees.",
+    hint: "Put the code in a file with write_file and run it (`python3 /tmp/run.py`), or pass it in a quoted heredoc: python3 - <<'EOF' … EOF.",
+    examples: [
+      "python3 -i", "python -i x.py", "python3 -Bi", "python3 -ic 'import os'", "python3 -B", "python3 -", "python3 -u /dev/tty", "node -i", "node --interactive",
+      "node -", "perl -d x.pl", "perl -de 0", "php -a", "php --interactive", "perl -w",
+    ],
+    nearMisses: ["python3 x.py", "python3 -Wignore x.py", "python3 - <<'EOF'\nprint(1)\nEOF", "node --test", "perl -d:NYTProf x.pl", "python3 x.py -i", "node app.js --interactive", "python3 -m pytest"],
+    match(cmd, eff, env) {
+      const what = typedCode(cmd, eff, env);
+      return what ? { detail: what } : null;
     },
   },
   {

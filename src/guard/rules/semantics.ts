@@ -42,7 +42,7 @@ function programWord(eff: Effective) {
 }
 
 /** What feeds the interpreter's stdin, as far as the guard can tell. */
-function stdinFeed(cmd: Command, env: RuleEnv): { network: string | null; known: boolean; fed: boolean } {
+export function stdinFeed(cmd: Command, env: RuleEnv): { network: string | null; known: boolean; fed: boolean } {
   const eff = env.effective(cmd);
   for (const r of cmd.redirects) {
     if (r.fd !== null && r.fd !== 0) continue;
