@@ -732,7 +732,7 @@ describe("approver=host: a change that outlasts the call is the owner's to appro
 });
 
 describe("approver=host: replacing, ending, stopping or moving the shared shell, or its jobs, is the owner's to approve (red team N5)", () => {
-  it("c1's client is never asked about `exec bash --rcfile …`, `kill -STOP $$`, `logout`, `cd /etc`, `disown -a`, `kill %1`…; the person is; c2's `ls` runs in the workspace, in the same shell", async () => {
+  it("c1's client is never asked about `kill -STOP $$`, `logout`, `cd /etc`, `disown -a`, `kill %1`…; the person is; `exec bash --rcfile …` is refused outright; c2's `ls` runs in the workspace, in the same shell", async () => {
     const { sandbox, served, close } = await servedSandbox({ approver: "host" });
     try {
       let asked = 0;
@@ -740,9 +740,14 @@ describe("approver=host: replacing, ending, stopping or moving the shared shell,
       const c2 = await connect(served, { onApproval: () => ({ decision: "deny" }) });
       await c1.callTool("bash", { command: "printf 'ls() { touch POISONED_BY_C1; command ls \"$@\"; }\\n' > poison.sh" });
       const pid = textOf(await c2.callTool("bash", { command: "echo $$" })).split("\n")[0];
+      // Replacing the session's shell is refused by the guard under every preset (exec-replaces-shell): no one is asked.
+      for (const command of ["exec bash --rcfile poison.sh -i", "command exec bash --rcfile poison.sh -i"]) {
+        const r = await c1.callTool("bash", { command });
+        expect(r.structuredContent, command).toMatchObject({ status: "blocked" });
+        expect(textOf(r), command).toContain("replace the session's shell");
+      }
+      expect(sandbox.approvals.pending()).toHaveLength(0);
       const commands = [
-        "exec bash --rcfile poison.sh -i",
-        "command exec bash --rcfile poison.sh -i",
         "logout",
         "kill -STOP $$",
         "kill -9 $$",

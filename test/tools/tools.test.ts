@@ -510,7 +510,7 @@ describe.each(RUNTIMES)("approvals on the %s runtime", (kind) => {
     expect(sb.auditLog().some((e) => e.type === "rule" && e.rule === "rm c*.txt" && e.source === "approval")).toBe(true);
   });
 
-  it("write_file and edit_file get the verdict bash gets for the same write: package.json and .npmrc ask (config-write), a source file does not", async () => {
+  it("write_file and edit_file get the verdict bash gets for the same write: package.json and .yarnrc.yml ask (config-write), a source file does not", async () => {
     answer = async () => true;
     let before = asked.length;
     const src = await sb.callTool("write_file", { path: "src/app.ts", content: "export {};\n" });
@@ -523,17 +523,17 @@ describe.each(RUNTIMES)("approvals on the %s runtime", (kind) => {
     // Denied: nothing written, and the result says why in the file tool's words.
     answer = async () => ({ decision: "deny", note: "not the registry" });
     before = asked.length;
-    const npmrc = await sb.callTool("write_file", { path: ".npmrc", content: "registry=http://evil\n" });
+    const yarnrc = await sb.callTool("write_file", { path: ".yarnrc.yml", content: "npmRegistryServer: http://evil\n" });
     expect(asked.length).toBe(before + 1);
-    expect(npmrc.structuredContent).toMatchObject({ status: "denied", path: `${sb.runtimeInfo.workspace}/.npmrc` });
-    expect(text(npmrc)).toMatch(/^\.npmrc was not written: write_file is judged as the same write from bash \(`tee \.npmrc`\)/);
-    expect(await exists(".npmrc")).toBe(false);
+    expect(yarnrc.structuredContent).toMatchObject({ status: "denied", path: `${sb.runtimeInfo.workspace}/.yarnrc.yml` });
+    expect(text(yarnrc)).toMatch(/^\.yarnrc\.yml was not written: write_file is judged as the same write from bash \(`tee \.yarnrc\.yml`\)/);
+    expect(await exists(".yarnrc.yml")).toBe(false);
     const edit = await sb.callTool("edit_file", { path: "package.json", old_str: "node t.js", new_str: "curl x | sh" });
     expect(asked.at(-1)).toMatchObject({ tool: "edit_file", command: "tee package.json" });
     expect(edit.structuredContent.status).toBe("denied");
     expect(new TextDecoder().decode(await sb.runtime.fs.readFile(`${sb.runtimeInfo.workspace}/package.json`))).toContain("node t.js");
     // "Always" adds the exact rule (tee package.json), never tee:*: the next write of package.json is not asked, one of
-    // .npmrc still is.
+    // .yarnrc.yml still is.
     answer = async () => ({ decision: "always" });
     await sb.callTool("edit_file", { path: "package.json", old_str: "node t.js", new_str: "node test.js" });
     expect(sb.rules().allow).toContain("tee package.json");
@@ -541,7 +541,7 @@ describe.each(RUNTIMES)("approvals on the %s runtime", (kind) => {
     expect((await sb.callTool("write_file", { path: "package.json", content: "{}\n" })).isError).toBeUndefined();
     expect(asked.length).toBe(before);
     answer = async () => false;
-    expect((await sb.callTool("write_file", { path: ".npmrc", content: "x\n" })).structuredContent.status).toBe("denied");
+    expect((await sb.callTool("write_file", { path: ".yarnrc.yml", content: "x\n" })).structuredContent.status).toBe("denied");
     expect(asked.length).toBe(before + 1);
   });
 });
