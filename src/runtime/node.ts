@@ -17,8 +17,8 @@ import { SHELL } from "../limits.ts";
 import { Listeners } from "../lib/listeners.ts";
 import { isShellName, isTerminalOperand, readsCommands, shellName } from "../lib/shells.ts";
 import { bashPrintMarkers, formatMarker } from "./markers.ts";
-import { nodeFs } from "./node-fs.ts";
-import { cleanEnv, makePrivateDir, openOsSandbox, relayResize, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node-sandbox.ts";
+import { nodeFs } from "./node/fs.ts";
+import { cleanEnv, makePrivateDir, openOsSandbox, relayResize, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node/sandbox.ts";
 import type {
   Capabilities,
   JobSpawnOptions,
@@ -35,7 +35,7 @@ export interface NodeRuntimeOptions extends OsSandboxOptions {
   workspace?: string;
   /** The shell to run. Defaults to /bin/bash; it must be bash ≥ 4.4 (PS0). */
   bash?: string;
-  /** Variables for the shell, on top of the clean environment (see cleanEnv in node-sandbox.ts). */
+  /** Variables for the shell, on top of the clean environment (see cleanEnv in node/sandbox.ts). */
   env?: Record<string, string>;
 }
 
@@ -682,7 +682,7 @@ class PtyProcess implements TerminalProcess {
     }
   }
 
-  /** Set for a shell inside the OS sandbox: its terminal is relayed by `script` (see node-sandbox.ts). */
+  /** Set for a shell inside the OS sandbox: its terminal is relayed by `script` (see node/sandbox.ts). */
   relaysTerminal = false;
 
   kill(): void {
@@ -719,7 +719,7 @@ export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promi
   workspace = await fsp.realpath(workspace);
   // TMPDIR, setup files, the exported-variables snapshot and spill files: one private 0700 directory, by its real path.
   const privateDir = await makePrivateDir("rt");
-  // Long commands the shell sources: a folder it can read but not write (node-sandbox.ts), so none is swapped after the check.
+  // Long commands the shell sources: a folder it can read but not write (node/sandbox.ts), so none is swapped after the check.
   const commandDir = await makePrivateDir("cmd");
   const listeners = new Listeners<RuntimeEvent>("runtime");
   let os: OsSandbox;

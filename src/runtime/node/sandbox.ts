@@ -4,7 +4,7 @@
 // directory; src/runtime/node.ts spawns what it is given. See docs/sandbox.md.
 //
 // What the OS sandbox enforces (Linux, bubblewrap):
-//   writes   only the workspace and the private temp directory, which is also the sandbox's /tmp (node-bwrap.ts);
+//   writes   only the workspace and the private temp directory, which is also the sandbox's /tmp (bwrap.ts);
 //            everything else is a read-only bind of /
 //   reads    everything but the host user's home (except the tool folders on PATH) and credential paths; the other
 //            sandboxes' temp directories and default workspaces are hidden
@@ -21,15 +21,15 @@ import { createRequire } from "node:module";
 import { homedir, tmpdir, userInfo } from "node:os";
 import { delimiter, dirname, join, sep } from "node:path";
 import { spawnSync } from "node:child_process";
-import { NODE_SANDBOX } from "../limits.ts";
-import { isInside } from "../lib/paths.ts";
-import { presentTempAtTmp, readBwrapCommand } from "./node-bwrap.ts";
-import { NODE_FS_ACCESS, nodeFs } from "./node-fs.ts";
-import { ensureGitFiles, planProtection, protectedWriteReason, type ProtectionPlan } from "./node-protect.ts";
-import { RepoSweeper } from "./node-protect-sweep.ts";
-import type { Isolation } from "./types.ts";
+import { NODE_SANDBOX } from "../../limits.ts";
+import { isInside } from "../../lib/paths.ts";
+import { presentTempAtTmp, readBwrapCommand } from "./bwrap.ts";
+import { NODE_FS_ACCESS, nodeFs } from "./fs.ts";
+import { ensureGitFiles, planProtection, protectedWriteReason, type ProtectionPlan } from "./protect.ts";
+import { RepoSweeper } from "./protect-sweep.ts";
+import type { Isolation } from "../types.ts";
 
-export type { Isolation } from "./types.ts";
+export type { Isolation } from "../types.ts";
 
 /** "auto" (default): sandboxed where the OS allows, else unsandboxed and said so; "required": else an error; "off". */
 export type SandboxMode = "auto" | "required" | "off";
@@ -57,9 +57,9 @@ export interface OsSandbox {
   plan(bash: string, bashArgs: string[], env: Record<string, string>, interactive: boolean): Promise<SpawnPlan>;
   /** Unregisters the network list and releases the shared sandbox manager. */
   release(): Promise<void>;
-  /** Inside the OS sandbox: why it keeps the shell from writing `path` (a real path), or null (node-protect.ts). */
+  /** Inside the OS sandbox: why it keeps the shell from writing `path` (a real path), or null (protect.ts). */
   protectedWrite?(path: string): string | null;
-  /** Inside the OS sandbox: at a command's end, removes what the shell may not leave (node-protect-sweep.ts). */
+  /** Inside the OS sandbox: at a command's end, removes what the shell may not leave (protect-sweep.ts). */
   afterCommand?(): void;
 }
 
@@ -68,7 +68,7 @@ export interface SandboxDirs {
   workspace: string;
   tempDir: string;
   commandDir?: string;
-  /** Told when the sandbox undid something the shell did to the workspace's repository (node-protect.ts). */
+  /** Told when the sandbox undid something the shell did to the workspace's repository (protect.ts). */
   onNotice?: (message: string) => void;
 }
 
@@ -243,7 +243,7 @@ async function acquireManager(srt: Srt, bwrapPath: string | undefined): Promise<
     network: { allowedDomains: [], deniedDomains: [] },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
     // The library's own look for protected names is under the host process's working directory; Sandshell's, bounded
-    // and ranked (node-protect.ts), covers the workspace. Kept shallow, so a host run from inside a workspace with
+    // and ranked (protect.ts), covers the workspace. Kept shallow, so a host run from inside a workspace with
     // thousands of nested names cannot push every profile past bubblewrap's argument limit.
     mandatoryDenySearchDepth: 1,
   }).catch((err: unknown) => {
@@ -327,7 +327,7 @@ function fsRules(p: SandboxDirs & { hostHome: string; path: string; protect: str
   }
   for (const secret of hostSecrets()) if (!own.some((d) => isInside(d, secret) || isInside(secret, d))) denyRead.push(secret);
   // The library's own default write path, shared by every sandbox on the host: not a channel between them. Then the
-  // workspace's files that configure what runs outside the sandbox (node-protect.ts).
+  // workspace's files that configure what runs outside the sandbox (protect.ts).
   return { allowWrite: own, denyWrite: ["/tmp/claude", ...p.protect], denyRead, allowRead };
 }
 
@@ -361,7 +361,7 @@ function innerCommand(bash: string, bashArgs: string[], keep: string[], tmp: str
   const filter =
     `for __ss_v in $(compgen -e); do case "$__ss_v" in ${names.join("|")}|SANDBOX_RUNTIME${proxy}) ;; ` +
     `*) unset "$__ss_v" ;; esac; done; unset __ss_v; export TMPDIR=${singleQuote(tmp)}; ` +
-    // git's user-wide config: the workspace's .gitconfig (HOME is the workspace) is kept read-only (node-protect.ts),
+    // git's user-wide config: the workspace's .gitconfig (HOME is the workspace) is kept read-only (protect.ts),
     // so `git config --global` writes to the private temp folder instead, and git does not read the stand-in (unless
     // the caller passed a GIT_CONFIG_GLOBAL of its own).
     `[ -n "\${GIT_CONFIG_GLOBAL-}" ] || export GIT_CONFIG_GLOBAL=${singleQuote(`${tmp}/.gitconfig`)}; `;
@@ -371,7 +371,7 @@ function innerCommand(bash: string, bashArgs: string[], keep: string[], tmp: str
   return interactive && process.platform === "linux" ? `${filter}exec script -qefc ${singleQuote(argv)} /dev/null` : `${filter}exec ${argv}`;
 }
 
-/** Protected names never left out to fit the profile: the workspace's own (node-protect.ts ranks them first). */
+/** Protected names never left out to fit the profile: the workspace's own (protect.ts ranks them first). */
 const PROTECTED_FLOOR = 32;
 
 export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): Promise<OsSandbox> {
@@ -411,12 +411,12 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
   const hostHome = options.hostHome ?? homedir();
   let released = false;
   const linux = process.platform === "linux";
-  // Linux: the private temp folder is the sandbox's /tmp (node-bwrap.ts). Not where /tmp is not a plain folder, or
+  // Linux: the private temp folder is the sandbox's /tmp (bwrap.ts). Not where /tmp is not a plain folder, or
   // where the workspace is /tmp or holds it (the workspace's bind wins there).
   const privateTmp = linux && realTmp() === "/tmp" && !isInside("/tmp", p.workspace);
   const bwrap = linux ? (options.bwrapPath ?? which("bwrap")) : null;
   const what = linux ? "bubblewrap" : "sandbox-exec (macOS; not tested by Sandshell's CI)";
-  // What the sandbox cannot keep read-only in the workspace's repositories, removed instead (node-protect-sweep.ts).
+  // What the sandbox cannot keep read-only in the workspace's repositories, removed instead (protect-sweep.ts).
   const sweeper = new RepoSweeper(
     p.workspace,
     [p.workspace, p.tempDir],
@@ -457,7 +457,7 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
     afterCommand: () => sweeper.sweep(),
     async plan(bash, bashArgs, env, interactive) {
       // Repositories at any depth: one the shell made that git would take from a folder not named .git is disabled;
-      // the rest are protected after the ones the ranked look finds (node-protect-repos.ts).
+      // the rest are protected after the ones the ranked look finds (protect-repos.ts).
       const repos = await sweeper.look();
       const protection = await planProtection(p.workspace, { hostHome, repos });
       sweeper.learn(protection);
@@ -494,7 +494,7 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
       }
       tellLeftOut(protection, kept);
       if (!linux) return { file: wrapped.argv[0]!, args: wrapped.argv.slice(1), env };
-      // Linux: run bwrap itself, with the library's options read back and /tmp presented (see node-bwrap.ts).
+      // Linux: run bwrap itself, with the library's options read back and /tmp presented (see bwrap.ts).
       if (wrapped.argv.length !== 3 || wrapped.argv[1] !== "-c") throw new Error("The OS sandbox library returned a command Sandshell cannot read.");
       const cmd = readBwrapCommand(wrapped.argv[2]!);
       const keep = [srtPackageDir(), bash, ...(env.PATH ?? "").split(delimiter)].filter((d): d is string => d !== null && d.startsWith("/"));
