@@ -18,7 +18,9 @@ import { Listeners } from "../lib/listeners.ts";
 import { isShellName, isTerminalOperand, readsCommands, shellName } from "../lib/shells.ts";
 import { bashPrintMarkers, formatMarker } from "./markers.ts";
 import { nodeFs } from "./node/fs.ts";
-import { cleanEnv, makePrivateDir, openOsSandbox, relayResize, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node/sandbox.ts";
+import { cleanEnv } from "./node/clean-env.ts";
+import { makePrivateDir } from "./node/private-dirs.ts";
+import { openOsSandbox, relayResize, type Isolation, type OsSandbox, type OsSandboxOptions } from "./node/sandbox.ts";
 import type {
   Capabilities,
   JobSpawnOptions,
@@ -35,7 +37,7 @@ export interface NodeRuntimeOptions extends OsSandboxOptions {
   workspace?: string;
   /** The shell to run. Defaults to /bin/bash; it must be bash ≥ 4.4 (PS0). */
   bash?: string;
-  /** Variables for the shell, on top of the clean environment (see cleanEnv in node/sandbox.ts). */
+  /** Variables for the shell, on top of the clean environment (see cleanEnv in node/clean-env.ts). */
   env?: Record<string, string>;
 }
 

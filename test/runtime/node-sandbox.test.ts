@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "v
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import { createNodeFs } from "../../src/runtime/node/fs.ts";
-import { sandboxesRoot } from "../../src/runtime/node/sandbox.ts";
+import { sandboxesRoot } from "../../src/runtime/node/private-dirs.ts";
 
 const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");
 

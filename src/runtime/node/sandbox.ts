@@ -1,7 +1,8 @@
 // The node runtime's boundary: every process of the agent (the persistent bash and each background job) runs inside an
 // OS sandbox (@anthropic-ai/sandbox-runtime: bubblewrap on Linux, sandbox-exec on macOS), with a clean environment
-// and one private 0700 temporary directory per sandbox. This file builds the argv, the environment and the temp
-// directory; src/runtime/node.ts spawns what it is given. See docs/sandbox.md.
+// and one private 0700 temporary directory per sandbox. This file builds the argv (the environment: clean-env.ts; the
+// temp directory: private-dirs.ts; what is hidden and writable: sandbox-rules.ts; the library: sandbox-library.ts);
+// src/runtime/node.ts spawns what it is given. See docs/sandbox.md.
 //
 // What the OS sandbox enforces (Linux, bubblewrap):
 //   writes   only the workspace and the private temp directory, which is also the sandbox's /tmp (bwrap.ts);
@@ -15,18 +16,19 @@
 // runs under `script`, which opens a pseudo-terminal inside the sandbox and relays the outer one in raw mode.
 
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
-import * as fsp from "node:fs/promises";
+import { readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { homedir, tmpdir, userInfo } from "node:os";
-import { delimiter, dirname, join, sep } from "node:path";
-import { spawnSync } from "node:child_process";
+import { homedir } from "node:os";
+import { delimiter, dirname } from "node:path";
 import { NODE_SANDBOX } from "../../limits.ts";
 import { isInside } from "../../lib/paths.ts";
 import { presentTempAtTmp, readBwrapCommand } from "./bwrap.ts";
+import { VARIABLE_NAME } from "./clean-env.ts";
 import { NODE_FS_ACCESS, nodeFs } from "./fs.ts";
 import { ensureGitFiles, planProtection, protectedWriteReason, type ProtectionPlan } from "./protect.ts";
 import { RepoSweeper } from "./protect-sweep.ts";
+import { acquireManager, loadSrt, releaseManager, unavailable, which } from "./sandbox-library.ts";
+import { fsRules } from "./sandbox-rules.ts";
 import type { Isolation } from "../types.ts";
 
 export type { Isolation } from "../types.ts";
@@ -72,267 +74,6 @@ export interface SandboxDirs {
   onNotice?: (message: string) => void;
 }
 
-// ------------------------------------------------------------------------------------------------ temp directory
-
-/** The folder holding every sandbox's temp directory and default workspace on this host (hidden from each sandbox). */
-export function sandboxesRoot(): string {
-  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  return join(tmpdir(), `sandshell-u${uid}`);
-}
-
-async function ensureRoot(): Promise<string> {
-  const root = sandboxesRoot();
-  await fsp.mkdir(root, { recursive: true, mode: 0o700 });
-  const st = await fsp.lstat(root);
-  const uid = typeof process.getuid === "function" ? process.getuid() : st.uid;
-  if (!st.isDirectory() || st.uid !== uid) throw new Error(`${root} is not a folder of this user; remove it and try again`);
-  if ((st.mode & 0o077) !== 0) await fsp.chmod(root, 0o700);
-  return fsp.realpath(root);
-}
-
-/** A fresh 0700 directory under sandboxesRoot(), by its real path. */
-export async function makePrivateDir(prefix: "rt" | "ws" | "cmd"): Promise<string> {
-  const root = await ensureRoot();
-  const dir = await fsp.mkdtemp(join(root, `${prefix}-`)); // mkdtemp: 0700
-  return fsp.realpath(dir);
-}
-
-// ------------------------------------------------------------------------------------------------ environment
-
-/** Host variables the agent's shell keeps (the positive list); HOME, TMPDIR, SHELL and the runtime's own are set. */
-const PASSED_ENV = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TERM|USER|LOGNAME|TZ)$/;
-/** Variables that change how the shell starts or behaves: never passed, not even from the caller. */
-const DROPPED_ENV = new Set(["PROMPT_COMMAND", "PS0", "PS1", "PS2", "BASH_ENV", "ENV", "HISTFILE", "SHELLOPTS", "BASHOPTS", "CDPATH"]);
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** The clean environment: the positive list from the host, the runtime's settings, then what the caller passes. */
-export function cleanEnv(
-  host: NodeJS.ProcessEnv,
-  p: { workspace: string; tempDir: string; bash: string },
-  extra: Record<string, string> = {},
-): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(host)) if (value !== undefined && PASSED_ENV.test(key)) env[key] = value;
-  if (env.USER === undefined) {
-    try {
-      env.USER = userInfo().username;
-    } catch {
-      // no passwd entry: no USER
-    }
-  }
-  Object.assign(env, {
-    HOME: p.workspace,
-    TMPDIR: p.tempDir,
-    SHELL: p.bash,
-    TERM: "xterm-256color",
-    PAGER: "cat",
-    GIT_PAGER: "cat",
-    NO_COLOR: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    npm_config_yes: "true",
-  });
-  if (env.LANG === undefined && env.LC_ALL === undefined) env.LANG = "C.UTF-8";
-  for (const [key, value] of Object.entries(extra)) {
-    if (NAME.test(key) && !DROPPED_ENV.has(key) && typeof value === "string") env[key] = value;
-  }
-  env.PATH ??= "/usr/local/bin:/usr/bin:/bin";
-  return env;
-}
-
-// ------------------------------------------------------------------------------------------------ the library
-
-type Srt = typeof import("@anthropic-ai/sandbox-runtime");
-
-let srtModule: Promise<Srt> | null = null;
-/** One SandboxManager per process: initialized by the first sandbox, reset when the last one closes. */
-let users = 0;
-let initialized: Promise<void> | null = null;
-
-function loadSrt(): Promise<Srt> {
-  const spec = "@anthropic-ai/sandbox-runtime"; // not a literal: bundlers must not follow it
-  srtModule ??= (import(/* @vite-ignore */ spec) as Promise<Srt>).catch((err: unknown) => {
-    srtModule = null;
-    throw err;
-  });
-  return srtModule;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function which(name: string): string | null {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir !== "" && isExecutable(join(dir, name))) return join(dir, name);
-  }
-  return null;
-}
-
-const userNamespaceProbes = new Map<string, string | null>();
-
-/** null when bubblewrap can make a user and network namespace here; else its first line of complaint. */
-function probeNamespaces(bwrap: string): string | null {
-  const cached = userNamespaceProbes.get(bwrap);
-  if (cached !== undefined) return cached;
-  const r = spawnSync(bwrap, ["--unshare-user", "--unshare-net", "--ro-bind", "/", "/", "true"], {
-    timeout: NODE_SANDBOX.probeTimeoutMs,
-    stdio: ["ignore", "ignore", "pipe"],
-    encoding: "utf8",
-  });
-  const refusal =
-    r.error === undefined && r.status === 0
-      ? null
-      : (r.stderr ?? "").split("\n").map((l) => l.trim()).find((l) => l !== "") ?? String(r.error ?? `exit ${r.status}`);
-  userNamespaceProbes.set(bwrap, refusal);
-  return refusal;
-}
-
-/**
- * The OS sandbox's package and the version Sandshell is tested with: an optional peer dependency (package.json), as
- * node-pty is, because only the node runtime needs it (and it declares Node >= 22.12, which Sandshell's range does
- * not require; it is tested here on Node 20).
- */
-export const SANDBOX_RUNTIME_PACKAGE = { name: "@anthropic-ai/sandbox-runtime", version: "0.0.83" } as const;
-
-/** Loads the library, or says how to add it: a missing package is an install step, never a quiet "unsandboxed". */
-async function requireSrt(): Promise<Srt> {
-  try {
-    return await loadSrt();
-  } catch (err) {
-    const { name, version } = SANDBOX_RUNTIME_PACKAGE;
-    throw new Error(
-      `The node runtime's OS sandbox needs the optional package ${name}, which could not be loaded ` +
-        `(${err instanceof Error ? err.message : String(err)}). Add it with \`npm install ${name}@${version}\`, ` +
-        'or pass sandbox: "off" to run the shell unsandboxed, as the host user.',
-    );
-  }
-}
-
-/** Why the OS sandbox cannot run here, or null when it can. */
-async function unavailable(options: OsSandboxOptions): Promise<string | null> {
-  if (process.platform === "win32") return "the OS sandbox does not run on Windows";
-  if (process.platform !== "linux" && process.platform !== "darwin") return `the OS sandbox does not run on ${process.platform}`;
-  const srt = await requireSrt();
-  if (!srt.SandboxManager.isSupportedPlatform()) return `@anthropic-ai/sandbox-runtime does not support this platform`;
-  if (process.platform === "linux") {
-    const bwrap = options.bwrapPath ?? which("bwrap");
-    if (bwrap === null) return "bubblewrap (bwrap) is not installed (apt-get install bubblewrap)";
-    if (!isExecutable(bwrap)) return `bubblewrap (bwrap) is not executable at ${bwrap}`;
-    if (which("socat") === null) return "socat is not installed (apt-get install socat)";
-    if (which("rg") === null) return "ripgrep (rg) is not installed (apt-get install ripgrep)";
-    if (!existsSync("/usr/bin/script") && which("script") === null) return "script (util-linux) is not installed";
-    const refusal = probeNamespaces(bwrap);
-    if (refusal !== null) return `bubblewrap cannot create user namespaces here: ${refusal}`;
-  }
-  const deps = srt.SandboxManager.checkDependencies();
-  if (deps.errors.length > 0) return deps.errors.join("; ");
-  return null;
-}
-
-async function acquireManager(srt: Srt, bwrapPath: string | undefined): Promise<void> {
-  users++;
-  initialized ??= srt.SandboxManager.initialize({
-    // Process-wide: the first sandbox's bwrapPath applies to all.
-    ...(bwrapPath !== undefined ? { bwrapPath } : {}),
-    // Per sandbox: the file system rules come with each wrap (customConfig), the allowed domains with its command id.
-    network: { allowedDomains: [], deniedDomains: [] },
-    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
-    // The library's own look for protected names is under the host process's working directory; Sandshell's, bounded
-    // and ranked (protect.ts), covers the workspace. Kept shallow, so a host run from inside a workspace with
-    // thousands of nested names cannot push every profile past bubblewrap's argument limit.
-    mandatoryDenySearchDepth: 1,
-  }).catch((err: unknown) => {
-    initialized = null;
-    throw err;
-  });
-  try {
-    await initialized;
-  } catch (err) {
-    users--;
-    throw err;
-  }
-}
-
-async function releaseManager(srt: Srt): Promise<void> {
-  users = Math.max(0, users - 1);
-  if (users > 0 || initialized === null) return;
-  initialized = null;
-  await srt.SandboxManager.reset().catch(() => undefined);
-}
-
-// ------------------------------------------------------------------------------------------------ file system rules
-
-/**
- * Credential paths under the host user's home, always hidden: also when an allowRead re-opens the folder they are in
- * (the rest of the home is hidden too, except the top folders of programs on PATH such as ~/.cargo or ~/.local).
- */
-export const CREDENTIAL_PATHS = [
-  ".ssh", ".aws", ".azure", ".config/gcloud", ".config/gh", ".config/hub", ".docker", ".kube", ".gnupg",
-  ".netrc", ".npmrc", ".yarnrc", ".pypirc", ".git-credentials", ".cargo/credentials", ".cargo/credentials.toml",
-  ".terraform.d/credentials.tfrc.json", ".vault-token", ".pgpass", ".my.cnf",
-] as const;
-
-/**
- * Root-owned secrets of the host, hidden where they exist. When the host process runs as root, the sandbox's uid 0
- * is the host's root, so file modes alone do not keep these from the shell (bubblewrap maps only that one uid, so
- * files of other users keep their modes). `~root` is hidden like the host user's home.
- */
-export const HOST_SECRETS = [
-  "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd", "/etc/sudoers", "/etc/sudoers.d",
-  "/etc/ssl/private", "/etc/pki/tls/private", "/etc/letsencrypt", "/etc/krb5.keytab", "/etc/ipsec.secrets", "/etc/wireguard",
-  "/etc/NetworkManager/system-connections", "/var/lib/sss", "/root",
-] as const;
-
-/** The host's secret paths that exist now, the ssh host keys (`/etc/ssh/ssh_host_*_key`) among them. */
-function hostSecrets(): string[] {
-  const found: string[] = HOST_SECRETS.filter((path) => existsSync(path));
-  try {
-    for (const name of readdirSync("/etc/ssh")) if (/^ssh_host_.*_key$/.test(name)) found.push(`/etc/ssh/${name}`);
-  } catch {
-    // no /etc/ssh
-  }
-  return found;
-}
-
-/** The file system part of the library's config for one sandbox. */
-function fsRules(p: SandboxDirs & { hostHome: string; path: string; protect: string[] }): {
-  allowWrite: string[];
-  denyWrite: string[];
-  denyRead: string[];
-  allowRead: string[];
-} {
-  const own = [p.workspace, p.tempDir];
-  const denyRead: string[] = [sandboxesRoot()];
-  // The command folder: read, never written (it is in no allowWrite).
-  const allowRead: string[] = [...own, ...(p.commandDir !== undefined ? [p.commandDir] : [])];
-  const home = p.hostHome;
-  if (home !== "/" && home !== "" && !own.some((d) => isInside(home, d))) {
-    // The host user's home is hidden, except the top folders that hold programs on PATH (~/.cargo, ~/.local, …).
-    denyRead.push(home);
-    for (const dir of p.path.split(delimiter)) {
-      if (!dir.startsWith(home + sep)) continue;
-      const top = join(home, dir.slice(home.length + 1).split(sep)[0]!);
-      if (!allowRead.includes(top)) allowRead.push(top);
-    }
-  }
-  // Named too: a deny more specific than an allowRead still holds.
-  for (const rel of CREDENTIAL_PATHS) {
-    const abs = join(home, rel);
-    if (existsSync(abs) && !own.some((d) => isInside(abs, d))) denyRead.push(abs);
-  }
-  for (const secret of hostSecrets()) if (!own.some((d) => isInside(d, secret) || isInside(secret, d))) denyRead.push(secret);
-  // The library's own default write path, shared by every sandbox on the host: not a channel between them. Then the
-  // workspace's files that configure what runs outside the sandbox (protect.ts).
-  return { allowWrite: own, denyWrite: ["/tmp/claude", ...p.protect], denyRead, allowRead };
-}
-
-// ------------------------------------------------------------------------------------------------ the sandbox
-
 function realTmp(): string | null {
   try {
     return realpathSync("/tmp");
@@ -357,7 +98,7 @@ function singleQuote(s: string): string {
 /** Inside the sandbox: keep only `keep` (plus, with network, the proxy settings), then set TMPDIR and run. */
 function innerCommand(bash: string, bashArgs: string[], keep: string[], tmp: string, network: boolean, interactive: boolean): string {
   const proxy = network ? "|*_PROXY|*_proxy|RSYNC_PROXY|GIT_SSH_COMMAND|GIT_CONFIG_PARAMETERS|CLOUDSDK_PROXY_*|JAVA_TOOL_OPTIONS" : "";
-  const names = keep.filter((k) => NAME.test(k));
+  const names = keep.filter((k) => VARIABLE_NAME.test(k));
   const filter =
     `for __ss_v in $(compgen -e); do case "$__ss_v" in ${names.join("|")}|SANDBOX_RUNTIME${proxy}) ;; ` +
     `*) unset "$__ss_v" ;; esac; done; unset __ss_v; export TMPDIR=${singleQuote(tmp)}; ` +
@@ -558,14 +299,5 @@ export function relayResize(rootPid: number): void {
         }
       } else queue.push(child);
     }
-  }
-}
-
-/** For tests: the folders under sandboxesRoot() (to check that close removes its own). */
-export function listPrivateDirs(): string[] {
-  try {
-    return readdirSync(sandboxesRoot());
-  } catch {
-    return [];
   }
 }
