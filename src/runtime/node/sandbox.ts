@@ -16,7 +16,7 @@
 // runs under `script`, which opens a pseudo-terminal inside the sandbox and relays the outer one in raw mode.
 
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { realpathSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { delimiter, dirname } from "node:path";
@@ -259,45 +259,4 @@ export async function openOsSandbox(options: OsSandboxOptions, p: SandboxDirs): 
       await releaseManager(srt);
     },
   };
-}
-
-/**
- * After a resize of the outer terminal: `script` inside the sandbox copies the new size to the shell's terminal when
- * it gets SIGWINCH, which the kernel sends only to the outer terminal's own session. Linux: found through /proc.
- */
-export function relayResize(rootPid: number): void {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return;
-  }
-  const children = new Map<number, number[]>();
-  const names = new Map<number, string>();
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) < 0x30 || entry.charCodeAt(0) > 0x39) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const pid = Number(entry);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      names.set(pid, stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")));
-      const list = children.get(ppid) ?? [];
-      list.push(pid);
-      children.set(ppid, list);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  const queue = [rootPid];
-  for (let i = 0; i < queue.length && i < 64; i++) {
-    for (const child of children.get(queue[i]!) ?? []) {
-      if (names.get(child) === "script") {
-        try {
-          process.kill(child, "SIGWINCH");
-        } catch {
-          // gone
-        }
-      } else queue.push(child);
-    }
-  }
 }
