@@ -9,11 +9,8 @@
 //   discarded=N.S.T:COUNT        from PROMPT_COMMAND, when typed-ahead input the command did not read was dropped
 //   exit=N.S.T:CODE  cwd=N.S.T:PATH  prompt     from PROMPT_COMMAND, before every prompt
 
+import { singleQuote } from "../../lib/text.ts";
 import { bashPrintMarkers, formatMarker } from "../markers.ts";
-
-function singleQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The setup file the agent's bash reads instead of ~/.bashrc (written where the shell cannot write: the command folder,

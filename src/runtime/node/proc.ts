@@ -6,14 +6,42 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { basename } from "node:path";
 import { TOKEN_NAME } from "./bash-scripts.ts";
 
+/**
+ * The fields of a /proc/PID/stat text after the command name: state ppid pgrp session tty_nr tpgid … The name may
+ * hold spaces and parentheses, so the fields start after the last ")".
+ */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
 /** Fields of /proc/PID/stat after the command name: state ppid pgrp session tty_nr tpgid … (Linux). */
 export function procStat(pid: number): string[] | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return statFields(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return null;
   }
+}
+
+/** Every process on the host: its pid, its name and its stat fields after the name (Linux: /proc; elsewhere none). */
+function allProcesses(): { pid: number; name: string; fields: string[] }[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const out: { pid: number; name: string; fields: string[] }[] = [];
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 0x30 || entry.charCodeAt(0) > 0x39) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      out.push({ pid: Number(entry), name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), fields: statFields(stat) });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
 }
 
 /**
@@ -108,12 +136,8 @@ export function interactiveShell(pid: number): number | null {
     const p = queue.shift() as number;
     const stat = procStat(p);
     if (stat === null) continue;
-    let comm = "";
-    try {
-      comm = readFileSync(`/proc/${p}/comm`, "utf8").trim();
-    } catch {
-      continue;
-    }
+    const comm = commOf(p);
+    if (comm === null) continue;
     // fields: state ppid pgrp session tty_nr tpgid
     // bash, or the name its prompt hook gives it (the last end's token)
     if ((/^(?:ba)?sh$/.test(comm) || TOKEN_NAME.test(comm)) && Number(stat[2]) === p && Number(stat[4]) !== 0) return p;
@@ -124,25 +148,10 @@ export function interactiveShell(pid: number): number | null {
 
 /** Every process in the session led by `pid` (node-pty starts each child in a new session). Linux: /proc. */
 function sessionMembers(pid: number): number[] {
-  const members: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return members;
-  }
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) < 0x30 || entry.charCodeAt(0) > 0x39) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses, so split after the last ")".
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[3]) === pid) members.push(Number(entry));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return members;
+  // fields: state ppid pgrp session
+  return allProcesses()
+    .filter((p) => Number(p.fields[3]) === pid)
+    .map((p) => p.pid);
 }
 
 /** SIGKILL the process, its process group and everything else in its session (background jobs included). */
@@ -171,27 +180,14 @@ export function killTree(pid: number): void {
  * it gets SIGWINCH, which the kernel sends only to the outer terminal's own session. Linux: found through /proc.
  */
 export function relayResize(rootPid: number): void {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return;
-  }
   const children = new Map<number, number[]>();
   const names = new Map<number, string>();
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) < 0x30 || entry.charCodeAt(0) > 0x39) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const pid = Number(entry);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      names.set(pid, stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")));
-      const list = children.get(ppid) ?? [];
-      list.push(pid);
-      children.set(ppid, list);
-    } catch {
-      // ended meanwhile
-    }
+  for (const { pid, name, fields } of allProcesses()) {
+    const ppid = Number(fields[1]);
+    names.set(pid, name);
+    const list = children.get(ppid) ?? [];
+    list.push(pid);
+    children.set(ppid, list);
   }
   const queue = [rootPid];
   for (let i = 0; i < queue.length && i < 64; i++) {

@@ -2,7 +2,7 @@
 // job's end marker (then the host's reply lets it exit); for the shell, what it does now is read from /proc (proc.ts):
 // at its prompt or not, its end's token, the program in the foreground, a shell reading the terminal.
 
-import { readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { readlinkSync, realpathSync } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { Listeners } from "../../lib/listeners.ts";
 import { formatMarker } from "../markers.ts";
@@ -86,13 +86,9 @@ export class PtyProcess implements TerminalProcess {
     if (pgrp === null) return null;
     const own = procStat(pgrp);
     if (own === null) return null;
-    let token: string | undefined;
-    try {
-      token = readFileSync(`/proc/${pgrp}/comm`, "utf8").trim();
-    } catch {
-      return null;
-    }
-    if (!TOKEN_NAME.test(token)) token = undefined;
+    const name = commOf(pgrp);
+    if (name === null) return null;
+    const token = TOKEN_NAME.test(name) ? name : undefined;
     // fields: state ppid pgrp session tty_nr tpgid
     const tpgid = Number(own[5]);
     const waiting = own[0] === "S" && waitsAtPrompt(pgrp);
@@ -156,12 +152,10 @@ export class PtyProcess implements TerminalProcess {
       if (own !== null) {
         const group = Number(own[5]);
         if (group === this.shellPgrp) return undefined;
-        try {
-          // the foreground group's leader: the program the shell started (node-pty would name the sandbox's launcher)
-          return readFileSync(`/proc/${group}/comm`, "utf8").trim();
-        } catch {
-          // ended meanwhile: ask node-pty
-        }
+        // the foreground group's leader: the program the shell started (node-pty would name the sandbox's launcher)
+        const name = commOf(group);
+        if (name !== null) return name;
+        // ended meanwhile: ask node-pty
       }
     }
     try {

@@ -22,6 +22,7 @@ import { homedir } from "node:os";
 import { delimiter, dirname } from "node:path";
 import { NODE_SANDBOX } from "../../limits.ts";
 import { isInside } from "../../lib/paths.ts";
+import { singleQuote } from "../../lib/text.ts";
 import { presentTempAtTmp, readBwrapCommand } from "./bwrap.ts";
 import { VARIABLE_NAME } from "./clean-env.ts";
 import { NODE_FS_ACCESS, nodeFs } from "./fs.ts";
@@ -89,10 +90,6 @@ function srtPackageDir(): string | null {
   } catch {
     return null;
   }
-}
-
-function singleQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Inside the sandbox: keep only `keep` (plus, with network, the proxy settings), then set TMPDIR and run. */
