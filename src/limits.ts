@@ -202,7 +202,7 @@ export const TOOLS = {
 } as const;
 
 /** How much of a text a message quotes back before cutting it with "…". */
-/** The node runtime's OS sandbox (src/runtime/node-sandbox.ts, docs/sandbox.md). */
+/** The node runtime's OS sandbox (src/runtime/node/sandbox.ts, docs/sandbox.md). */
 export const NODE_SANDBOX = {
   /** How long the one-time check that bubblewrap can create namespaces here may take. */
   probeTimeoutMs: 5_000,
@@ -223,7 +223,7 @@ export const NODE_SANDBOX = {
   /** Config files followed through `include.path` / `includeIf.*.path` from one repository's config. */
   maxConfigFiles: 32,
   /**
-   * Folder entries the look for git folders reads at a shell's or job's start and at close (node-protect-repos.ts):
+   * Folder entries the look for git folders reads at a shell's or job's start and at close (node/protect-repos.ts):
    * every folder git would take for a repository, at any depth, node_modules last. Past it, the folders not looked in
    * are named in a notice.
    */

@@ -2,7 +2,7 @@
 // worker threads), the guard, and the types. Node programs and tests use exactly what the browser uses.
 
 import { createNodeRuntime, type NodeRuntimeOptions } from "./runtime/node.ts";
-import type { SandboxMode } from "./runtime/node-sandbox.ts";
+import type { SandboxMode } from "./runtime/node/sandbox.ts";
 import type { Approver } from "./tools/approvals.ts";
 import { createSandbox as createCoreSandbox, openSandbox, type RuntimeChoice, type Sandbox, type SandboxOptions } from "./sandbox.ts";
 
@@ -48,7 +48,7 @@ export async function createSandbox(given: NodeSandboxOptions = {}): Promise<San
 }
 
 export { createNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from "./runtime/node.ts";
-export type { Isolation, SandboxMode } from "./runtime/node-sandbox.ts";
+export type { Isolation, SandboxMode } from "./runtime/node/sandbox.ts";
 export { createEmbeddedRuntime, type EmbeddedRuntimeOptions } from "./runtime/embedded/index.ts";
 export type { AuditEntry, AuditType, CallOptions, RuntimeChoice, RuntimeInfo, Sandbox, SandboxCallOptions, SandboxOptions } from "./sandbox.ts";
 export {

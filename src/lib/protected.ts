@@ -2,7 +2,7 @@
 // @anthropic-ai/sandbox-runtime names (its DANGEROUS_FILES and getDangerousDirectories(); a test in
 // test/runtime/node-sandbox-hardening.test.ts compares), and the ones the person's tools on the host run commands from
 // that the library does not name. One list for both readers: the node runtime keeps them read-only in the OS sandbox
-// (src/runtime/node-protect.ts), and the guard asks before a command writes one (src/guard/options/environment.ts,
+// (src/runtime/node/protect.ts), and the guard asks before a command writes one (src/guard/options/environment.ts,
 // with the tool configuration it knows besides).
 
 /** The library's DANGEROUS_FILES. */

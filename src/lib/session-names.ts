@@ -1,4 +1,4 @@
-// The names the session's own shell code uses (src/runtime/node.ts: the prompt hook `__sandshell_prompt`, its
+// The names the session's own shell code uses (src/runtime/node/bash-scripts.ts: the prompt hook `__sandshell_prompt`, its
 // counters `__ss_seq`, `__ss_tok`, …, and the prompt variables that print the markers: PROMPT_COMMAND, PS0, and PS1,
 // PS2, which the session sets). A command that sets, unsets or declares one of them could forge or silence the markers
 // by which the session knows a command has ended: the guard refuses it (src/guard/rules/semantics.ts).

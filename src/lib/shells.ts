@@ -1,7 +1,7 @@
 // Programs that read their input as commands, and whether one of them, started with these arguments, reads commands
 // from its terminal (interactive) rather than running a script or a `-c` string. Text typed into such a shell is a
 // command: the bash tool checks it with the guard (src/tools/bash.ts); the node runtime looks for one among the
-// foreground program's processes (src/runtime/node.ts).
+// foreground program's processes (src/runtime/node/reader-shell.ts).
 
 import { normalizePath } from "./paths.ts";
 

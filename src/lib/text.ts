@@ -46,7 +46,12 @@ export function plural(n: number, word: string, many = `${word}s`): string {
 /** One word quoted for bash when it needs it: `a.txt` stays, `it's` → `'it'\''s'`, `` → `''`. */
 export function shellQuote(word: string): string {
   if (word === "") return "''";
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : singleQuote(word);
+}
+
+/** One word in single quotes for bash, always: `a.txt` → `'a.txt'`, `it's` → `'it'\''s'`. */
+export function singleQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 const SIMPLE_ESCAPES: Record<string, number> = { a: 7, b: 8, e: 27, E: 27, f: 12, n: 10, r: 13, t: 9, v: 11, "\\": 92, "'": 39, '"': 34, "?": 63 };

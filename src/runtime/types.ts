@@ -143,7 +143,7 @@ export interface Capabilities {
   programs: Record<string, boolean>;
 }
 
-/** What isolates a runtime's processes (node: src/runtime/node-sandbox.ts). */
+/** What isolates a runtime's processes (node: src/runtime/node/sandbox.ts). */
 export interface Isolation {
   /** "sandboxed": inside the OS sandbox; "unsandboxed": it could not run here (see reason); "off": turned off by the caller. */
   state: "sandboxed" | "unsandboxed" | "off";
@@ -204,7 +204,7 @@ export interface Runtime {
   protectedWrite?(path: string): string | null;
   /**
    * node in the OS sandbox: called by the session at every command's end; removes what the sandbox cannot keep
-   * read-only and the shell may not leave behind (a planted `.git/commondir`: node-protect-sweep.ts). Synchronous, cheap.
+   * read-only and the shell may not leave behind (a planted `.git/commondir`: node/protect-sweep.ts). Synchronous, cheap.
    */
   afterCommand?(): void;
   spawnShell(options: ShellSpawnOptions): Promise<TerminalProcess>;

@@ -4,7 +4,7 @@
 // what the shell calls /tmp (in the browser runtimes, and on node inside the OS sandbox, where /tmp is the sandbox's
 // private folder: a `/tmp/…` path is read there), or on node without that sandbox its private $TMPDIR (the host's
 // shared /tmp is refused). On node the runtime's file system then opens exactly that real path, refusing a symlink
-// swapped in meanwhile (src/runtime/node-fs.ts).
+// swapped in meanwhile (src/runtime/node/fs.ts).
 
 import { isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
 import type { FileStat } from "../runtime/types.ts";
@@ -156,7 +156,7 @@ export async function readBytes(
 /**
  * Before write_file or edit_file writes `r.path` from the host, outside any OS sandbox: refused where the sandbox keeps
  * the shell from writing it (node: git hooks and config, shell startup files, editor and agent settings; see
- * src/runtime/node-protect.ts), then judged by the guard as the same write from bash would be (`tee PATH`: the
+ * src/runtime/node/protect.ts), then judged by the guard as the same write from bash would be (`tee PATH`: the
  * `config-write` rule asks under balanced for .git/, package.json, .npmrc, rc files; under strict, which is read-only,
  * every write asks: rule `strict-write`), and asked for when it asks.
  * An "Always allow" adds the exact rule `tee PATH`, never `tee:*`. Returns the line saying who approved (or null).

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../../src/lib/protected.ts";
-import { protectedWriteReason } from "../../src/runtime/node-protect.ts";
+import { protectedWriteReason } from "../../src/runtime/node/protect.ts";
 import { guardFor } from "./helpers.ts";
 import { tripped } from "./tripwire.ts";
 

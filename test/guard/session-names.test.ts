@@ -51,7 +51,7 @@ describe("a command may not set, unset, declare, redefine or call the session's 
   );
 
   it("covers every name the node runtime's shell code defines", async () => {
-    const source = readFileSync(new URL("../../src/runtime/node.ts", import.meta.url), "utf8");
+    const source = readFileSync(new URL("../../src/runtime/node/bash-scripts.ts", import.meta.url), "utf8");
     const names = [...new Set(source.match(/\b__(?:ss|sandshell)_[A-Za-z0-9_]*[A-Za-z0-9]/g) ?? [])];
     expect(names).toContain("__ss_seq");
     expect(names).toContain("__sandshell_prompt");
@@ -95,7 +95,7 @@ describe("the session owns its prompt: setting PROMPT_COMMAND, PS0, PS1 or PS2 r
   });
 
   it("the session owns its prompt: every prompt variable the node runtime's shell sets is reserved", () => {
-    const source = readFileSync(new URL("../../src/runtime/node.ts", import.meta.url), "utf8");
+    const source = readFileSync(new URL("../../src/runtime/node/bash-scripts.ts", import.meta.url), "utf8");
     const set = [...new Set([...source.matchAll(/["`](PROMPT_COMMAND|PS\d)=/g)].map((m) => m[1]!))];
     expect(set).toEqual(expect.arrayContaining(["PROMPT_COMMAND", "PS0", "PS1"]));
     for (const name of set) expect(isSessionName(name), name).toBe(true);

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { SANDBOX_RUNTIME_PACKAGE } from "../../src/runtime/node-sandbox.ts";
+import { SANDBOX_RUNTIME_PACKAGE } from "../../src/runtime/node/sandbox-library.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 

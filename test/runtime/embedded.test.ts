@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMBEDDED, WORKSPACE } from "../../src/limits.ts";
 import { createEmbeddedRuntime } from "../../src/runtime/embedded/index.ts";
-import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
+import type { JobSpawnOptions, Runtime, TerminalProcess } from "../../src/runtime/types.ts";
 
 const MARKER = /\x1b\]654;([^\x07]*)\x07/g;
 
@@ -92,6 +92,35 @@ class Term {
 /** What a person sees: the raw text with markers and colours removed. */
 function screen(raw: string): string {
   return raw.replace(MARKER, "").replace(/\x1b\[\?2004[hl]/g, "").replace(/\x1b\[[0-9;]*m/g, "");
+}
+
+/** Runs a job to its end: its exit code and everything it printed. */
+async function runJob(runtime: Runtime, command: string, opts: JobSpawnOptions): Promise<{ code: number; out: string }> {
+  const job = await runtime.spawnJob(command, opts);
+  let out = "";
+  job.onData((c) => (out += c));
+  const code = await job.exited;
+  return { code, out };
+}
+
+type BoundedRuntime = Runtime & { memory(): Promise<{ fileBytes: number; files: number }> };
+
+/**
+ * For a describe block: an embedded runtime with these bounds and one shell on it, opened before its tests and
+ * closed after them (read `runtime` and `term` inside the tests).
+ */
+function boundedShell(bounds: { bytes: number; files: number }): { runtime: BoundedRuntime; term: Term } {
+  const opened = {} as { runtime: BoundedRuntime; term: Term };
+  beforeAll(async () => {
+    opened.runtime = await createEmbeddedRuntime({ bounds });
+    opened.term = new Term(await opened.runtime.spawnShell({ cols: 120, rows: 30 }), opened.runtime.markerNonce ?? "");
+    await opened.term.prompts(1);
+  }, 30_000);
+  afterAll(async () => {
+    opened.term?.proc.kill();
+    await opened.runtime?.dispose();
+  });
+  return opened;
 }
 
 describe("embedded runtime", () => {
@@ -774,10 +803,8 @@ describe("embedded runtime", () => {
     it("a background job shares the file system and streams its output", async () => {
       const t = await shell();
       await runtime.fs.writeFile("/tmp/job-input.txt", "for the job\n");
-      const job = await runtime.spawnJob("cat /tmp/job-input.txt; echo from-job > /tmp/job-output.txt; pwd; exit 5", { cwd: "/tmp" });
-      let out = "";
-      job.onData((c) => (out += c));
-      expect(await job.exited).toBe(5);
+      const { code, out } = await runJob(runtime, "cat /tmp/job-input.txt; echo from-job > /tmp/job-output.txt; pwd; exit 5", { cwd: "/tmp" });
+      expect(code).toBe(5);
       expect(out.replace(/\r\n/g, "\n")).toBe("for the job\n/tmp\n");
       expect(dec(await runtime.fs.readFile("/tmp/job-output.txt"))).toBe("from-job\n");
       expect((await t.run("cat /tmp/job-output.txt")).output).toBe("from-job\n");
@@ -799,10 +826,8 @@ describe("embedded runtime", () => {
       expect((await runtime.fs.readFile(`${WORKSPACE}/moved.bin`)).length).toBe(big.length + 5);
       expect(await runtime.fs.stat(`${WORKSPACE}/copy.bin`)).toBeNull();
       // a job that never read them copies and moves them too
-      const job = await runtime.spawnJob("cp big.bin j.bin && mv j.bin j2.bin && tail -c 5 j2.bin", { cwd: WORKSPACE });
-      let out = "";
-      job.onData((c) => (out += c));
-      expect(await job.exited).toBe(0);
+      const { code, out } = await runJob(runtime, "cp big.bin j.bin && mv j.bin j2.bin && tail -c 5 j2.bin", { cwd: WORKSPACE });
+      expect(code).toBe(0);
       expect(out).toBe("tail\r\n");
       expect(dec(await runtime.fs.readFile(`${WORKSPACE}/j2.bin`))).toBe(dec(await runtime.fs.readFile(`${WORKSPACE}/big.bin`)));
       // the page appends (as spill files grow): the shell reads the whole
@@ -819,21 +844,10 @@ describe("embedded runtime", () => {
 
 describe("embedded runtime bounds", () => {
   const bounds = { bytes: 2 * 1024 * 1024, files: 200 };
-  let runtime: Runtime;
-  let term: Term;
-
-  beforeAll(async () => {
-    runtime = await createEmbeddedRuntime({ bounds });
-    term = new Term(await runtime.spawnShell({ cols: 120, rows: 30 }), runtime.markerNonce ?? "");
-    await term.prompts(1);
-  }, 30_000);
-
-  afterAll(async () => {
-    term?.proc.kill();
-    await runtime?.dispose();
-  });
+  const shell = boundedShell(bounds);
 
   it("a write past the file system's bytes fails with ENOSPC naming the bound and what to do; files written before stay", async () => {
+    const { runtime, term } = shell;
     expect((await term.run("seq 1 250000 > a.txt; wc -c < a.txt")).output).toBe("1638895\n");
     const r = await term.run("cat a.txt > b.txt; echo rc=$?; wc -c < a.txt");
     expect(r.output).toMatch(/^ENOSPC: no space left: the embedded shell's files \(workspace and \/tmp together, with their names and links' targets\) may hold 2 MiB and [\d.]+ MiB are in use; delete files you no longer need \(rm\), or write less\nrc=1\n1638895\n$/);
@@ -847,6 +861,7 @@ describe("embedded runtime bounds", () => {
   });
 
   it("creating files past the bound on files fails with ENOSPC; the page refuses too", async () => {
+    const { runtime, term } = shell;
     const r = await term.run("mkdir many && cd many && for i in $(seq 1 300); do : > f$i || break; done; ls | wc -l; cd ..");
     expect(r.output).toMatch(/ENOSPC: no space left: the embedded shell's file system may hold 200 files, folders and links and \d+ exist; delete some \(rm -r\), or keep many small pieces in one file\n\d+\n$/);
     await expect(runtime.fs.writeFile(`${WORKSPACE}/one-more.txt`, "x")).rejects.toMatchObject({ code: "ENOSPC" });
@@ -854,6 +869,7 @@ describe("embedded runtime bounds", () => {
   });
 
   it("embedded-bounds: a path longer than Linux's PATH_MAX, a name longer than NAME_MAX, a link target longer than PATH_MAX fail with ENAMETOOLONG, in the shell, a job and from the page; nothing is made", async () => {
+    const { runtime, term } = shell;
     const seg = "n".repeat(200);
     const deep = Array.from({ length: 25 }, () => seg).join("/"); // 5,024 characters
     const r = await term.run(
@@ -871,43 +887,27 @@ describe("embedded runtime bounds", () => {
     await term.run(`mkdir -p ${long} t/${seg}/${seg}`);
     await expect(runtime.fs.rename(`${WORKSPACE}/t`, `${WORKSPACE}/${long}/t`)).rejects.toMatchObject({ code: "ENAMETOOLONG" });
     expect((await term.run(`ls -d t/${seg}/${seg} | wc -l; ls ${long} | wc -l; rm -rf n* t`)).output).toBe("1\n0\n");
-    const job = await runtime.spawnJob(`mkdir -p ${deep} 2>&1 | grep -c ENAMETOOLONG`, { cwd: WORKSPACE });
-    let out = "";
-    job.onData((c) => (out += c));
-    await job.exited;
+    const { out } = await runJob(runtime, `mkdir -p ${deep} 2>&1 | grep -c ENAMETOOLONG`, { cwd: WORKSPACE });
     expect(out).toBe("1\r\n");
   });
 
   it("embedded-bounds: a job whose environment passes EMBEDDED.maxJobEnvChars does not start, and says which variable is large", async () => {
+    const { runtime } = shell;
     const big = "x".repeat(EMBEDDED.maxJobEnvChars);
     await expect(runtime.spawnJob("echo never", { cwd: WORKSPACE, env: { BIG: big, SMALL: "y" } })).rejects.toThrow(
       /The job's environment \(its exported variables\) has 2,097,\d+ characters, and a job gets at most 2,097,152.*the largest is BIG \(2,097,152 characters\)\. Unexport it \(export -n BIG\)/,
     );
-    const ok = await runtime.spawnJob("echo $SMALL", { cwd: WORKSPACE, env: { SMALL: "y" } });
-    let out = "";
-    ok.onData((c) => (out += c));
-    await ok.exited;
+    const { out } = await runJob(runtime, "echo $SMALL", { cwd: WORKSPACE, env: { SMALL: "y" } });
     expect(out).toBe("y\r\n");
   });
 });
 
 describe("embedded runtime bounds: names and link targets are bytes", () => {
   const bounds = { bytes: 256 * 1024, files: 10_000 };
-  let runtime: Runtime & { memory(): Promise<{ fileBytes: number; files: number }> };
-  let term: Term;
-
-  beforeAll(async () => {
-    runtime = await createEmbeddedRuntime({ bounds });
-    term = new Term(await runtime.spawnShell({ cols: 120, rows: 30 }), runtime.markerNonce ?? "");
-    await term.prompts(1);
-  }, 30_000);
-
-  afterAll(async () => {
-    term?.proc.kill();
-    await runtime?.dispose();
-  });
+  const shell = boundedShell(bounds);
 
   it("embedded-bounds: links with 4,000-character targets and folders with long names fill the bytes bound (ENOSPC) with no file content at all; the page counts them the same", async () => {
+    const { runtime, term } = shell;
     // (targets that lead somewhere: just-bash's rm does not remove a dangling link)
     const r = await term.run(`: > f; t=$(printf './%.0s' $(seq 1 2000))f; for i in $(seq 1 200); do ln -s "$t" l$i 2>/dev/null || { echo "stopped at $i"; break; }; done`);
     const stopped = Number(/stopped at (\d+)/.exec(r.output)?.[1]);
@@ -926,6 +926,7 @@ describe("embedded runtime bounds: names and link targets are bytes", () => {
   });
 
   it("rm -r removes a tree of folders, files and links in one pass: not a link's target, not a sibling whose name starts the same; the bytes come back and the page and a job agree", async () => {
+    const { runtime, term } = shell;
     await term.run("rm -rf ./*; mkdir keep && echo kept > keep/k.txt");
     const before = (await runtime.memory()).fileBytes;
     const build = "mkdir -p tree/a/b tree2 && for i in $(seq 1 50); do mkdir tree/a/b/d$i; echo $i > tree/a/b/d$i/f; ln -s ../../../../keep tree/a/b/d$i/l; done; echo x > tree2/x";
@@ -934,10 +935,7 @@ describe("embedded runtime bounds: names and link targets are bytes", () => {
     expect(r.output).toBe("rc=0\nkeep\ntree2\nkept\nx\n1\n0\n");
     expect(await runtime.fs.stat(`${WORKSPACE}/tree`)).toBeNull();
     expect(await runtime.fs.stat(`${WORKSPACE}/keep/k.txt`)).toEqual({ type: "file", size: 5 });
-    const job = await runtime.spawnJob("test -e tree || echo gone; cat keep/k.txt", { cwd: WORKSPACE });
-    let out = "";
-    job.onData((c) => (out += c));
-    await job.exited;
+    const { out } = await runJob(runtime, "test -e tree || echo gone; cat keep/k.txt", { cwd: WORKSPACE });
     expect(out).toBe("gone\r\nkept\r\n");
     await term.run("rm -r tree2");
     expect((await runtime.memory()).fileBytes).toBe(before);

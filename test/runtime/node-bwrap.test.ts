@@ -1,8 +1,8 @@
 // Reading the OS sandbox library's bubblewrap command back, and presenting the sandbox's private temp folder at /tmp
-// (src/runtime/node-bwrap.ts). Pure word work here; test/runtime/node-sandbox.test.ts runs the result in bubblewrap.
+// (src/runtime/node/bwrap.ts). Pure word work here; test/runtime/node-sandbox.test.ts runs the result in bubblewrap.
 
 import { describe, expect, it } from "vitest";
-import { presentTempAtTmp, quoteWords, readBwrapCommand, unquoteWords } from "../../src/runtime/node-bwrap.ts";
+import { presentTempAtTmp, quoteWords, readBwrapCommand, unquoteWords } from "../../src/runtime/node/bwrap.ts";
 
 describe("the library's quoting, read back", () => {
   it("gives back every word, whatever it holds", () => {

@@ -13,9 +13,9 @@ import { createGuard } from "../../src/guard/index.ts";
 import { TOOLS } from "../../src/limits.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { createNodeFs } from "../../src/runtime/node-fs.ts";
+import { createNodeFs } from "../../src/runtime/node/fs.ts";
 import { LIBRARY_DIRS, LIBRARY_FILES, PROTECTED_DIRS, PROTECTED_FILES } from "../../src/lib/protected.ts";
-import { protectedWritePaths, protectedWriteReason } from "../../src/runtime/node-protect.ts";
+import { protectedWritePaths, protectedWriteReason } from "../../src/runtime/node/protect.ts";
 import type { DirEntry, Runtime, RuntimeFs } from "../../src/runtime/types.ts";
 
 const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");

@@ -9,12 +9,13 @@ describe("without @anthropic-ai/sandbox-runtime installed", () => {
   it('the node runtime refuses to start, names the package and version to add and sandbox: "off"; it leaves no folder behind', async () => {
     vi.resetModules();
     vi.doMock("@anthropic-ai/sandbox-runtime", () => {
-      const err = new Error("Cannot find package '@anthropic-ai/sandbox-runtime' imported from node-sandbox.ts") as NodeJS.ErrnoException;
+      const err = new Error("Cannot find package '@anthropic-ai/sandbox-runtime' imported from node/sandbox-library.ts") as NodeJS.ErrnoException;
       err.code = "ERR_MODULE_NOT_FOUND";
       throw err;
     });
     const { createNodeRuntime } = await import("../../src/runtime/node.ts");
-    const { listPrivateDirs, SANDBOX_RUNTIME_PACKAGE } = await import("../../src/runtime/node-sandbox.ts");
+    const { listPrivateDirs } = await import("../../src/runtime/node/private-dirs.ts");
+    const { SANDBOX_RUNTIME_PACKAGE } = await import("../../src/runtime/node/sandbox-library.ts");
     const before = listPrivateDirs().length;
     await expect(createNodeRuntime()).rejects.toThrow(
       new RegExp(`needs the optional package @anthropic-ai/sandbox-runtime[\\s\\S]*npm install @anthropic-ai/sandbox-runtime@${SANDBOX_RUNTIME_PACKAGE.version.replace(/\./g, "\\.")}[\\s\\S]*sandbox: "off"`),

@@ -1,5 +1,5 @@
-// What git on the host reads from the workspace's repositories, kept from the sandboxed shell (node-protect.ts,
-// node-protect-git.ts, node-protect-sweep.ts), against the red team's second round (attacks/protect-*.ts in its
+// What git on the host reads from the workspace's repositories, kept from the sandboxed shell (node/protect.ts,
+// node/protect-git.ts, node/protect-sweep.ts), against the red team's second round (attacks/protect-*.ts in its
 // checkout): real bubblewrap, real bash, real git on the host as the person runs it, and tripwires that show whether
 // planted code ran. Commands the guard would stop go straight to the shell session (sandbox.session.run): the point is
 // what the OS sandbox does when a command gets past the guard.
@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { NODE_SANDBOX } from "../../src/limits.ts";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
-import { planProtection, protectedWriteReason } from "../../src/runtime/node-protect.ts";
-import { disarmRepository, findGitDirs } from "../../src/runtime/node-protect-repos.ts";
-import { RepoSweeper } from "../../src/runtime/node-protect-sweep.ts";
+import { planProtection, protectedWriteReason } from "../../src/runtime/node/protect.ts";
+import { disarmRepository, findGitDirs } from "../../src/runtime/node/protect-repos.ts";
+import { RepoSweeper } from "../../src/runtime/node/protect-sweep.ts";
 
 const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");
 

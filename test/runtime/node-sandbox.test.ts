@@ -13,8 +13,8 @@ import { SandboxManager } from "@anthropic-ai/sandbox-runtime";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { createSandbox, type Sandbox } from "../../src/node.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
-import { createNodeFs } from "../../src/runtime/node-fs.ts";
-import { sandboxesRoot } from "../../src/runtime/node-sandbox.ts";
+import { createNodeFs } from "../../src/runtime/node/fs.ts";
+import { sandboxesRoot } from "../../src/runtime/node/private-dirs.ts";
 
 const canSandbox = process.platform === "linux" && existsSync("/usr/bin/bwrap");
 

@@ -38,43 +38,49 @@ describe("the red team's second round against the node session", () => {
     await sb.callTool("bash", { command: "true" }, c1);
   }
 
+  /** The attack's program, written into the workspace by the first caller (project code: allowed unasked). */
+  async function writeProgram(path: string, lines: string[]): Promise<void> {
+    await sb.callTool("write_file", { path, content: lines.join("\n") }, c1);
+  }
+
+  /** Where the prompt hook writes `export -p` (no secret: its text says). */
+  async function hookEnvFile(): Promise<string> {
+    const where = await sb.callTool("bash", { command: "declare -f __sandshell_prompt" }, c1);
+    const envFile = /exec 250> '([^']+)'/.exec(text(where))?.[1];
+    expect(envFile).toBeDefined();
+    return envFile!;
+  }
+
   it("session-forge-race (N8): a job that copies each end's token (the shell's name) and prints an end right after the real one never gives another caller's `false` exit 0 or an end of its own", async () => {
     // The forger finds the shell by its name, waits for the name to change (the hook published a new token) and at
     // once prints its text and a complete end with that token and number (and one for the next number).
-    await sb.callTool(
-      "write_file",
-      {
-        path: "forger.py",
-        content: [
-          "import os, re, sys, time",
-          "def shell():",
-          "    for d in os.listdir('/proc'):",
-          "        try:",
-          "            if d.isdigit() and open('/proc/%s/comm' % d).read().startswith('bash-'): return int(d)",
-          "        except OSError: pass",
-          "pid = shell()",
-          // The nonce from the hook's text (no secret), the number from the command that started it.
-          "nonce = re.search(r\"'([0-9a-f-]{36})\\.'\", open('hook.txt').read()).group(1)",
-          "seq = int(sys.argv[2])",
-          "def comm():",
-          "    try: return open('/proc/%d/comm' % pid).read().strip()",
-          "    except OSError: return ''",
-          "def end(seq, tok, text): return ('%s\\n\\x1b]654;exit=%s.%s.%s:0\\x07\\x1b]654;cwd=%s.%s.%s:/etc\\x07\\x1b]654;prompt\\x07' % (text, nonce, seq, tok, nonce, seq, tok)).encode()",
-          "last = comm()",
-          "stop = time.time() + float(sys.argv[1])",
-          "while time.time() < stop:",
-          "    c = comm()",
-          "    if c == last or not c.startswith('bash-'): continue",
-          "    last = c",
-          // The end just printed is the next number's (a change missed makes the count lag: forge around it).
-          "    seq += 1",
-          "    s = seq",
-          "    os.write(1, end(s - 1, c, 'EARLY-%d' % (s - 1)) + end(s, c, 'FORGED-%d' % s) + end(s + 1, c, 'LATE-%d' % (s + 1)))",
-          "    open('forger.log', 'a').write('%d %s\\n' % (s, c))",
-        ].join("\n"),
-      },
-      c1,
-    );
+    await writeProgram("forger.py", [
+      "import os, re, sys, time",
+      "def shell():",
+      "    for d in os.listdir('/proc'):",
+      "        try:",
+      "            if d.isdigit() and open('/proc/%s/comm' % d).read().startswith('bash-'): return int(d)",
+      "        except OSError: pass",
+      "pid = shell()",
+      // The nonce from the hook's text (no secret), the number from the command that started it.
+      "nonce = re.search(r\"'([0-9a-f-]{36})\\.'\", open('hook.txt').read()).group(1)",
+      "seq = int(sys.argv[2])",
+      "def comm():",
+      "    try: return open('/proc/%d/comm' % pid).read().strip()",
+      "    except OSError: return ''",
+      "def end(seq, tok, text): return ('%s\\n\\x1b]654;exit=%s.%s.%s:0\\x07\\x1b]654;cwd=%s.%s.%s:/etc\\x07\\x1b]654;prompt\\x07' % (text, nonce, seq, tok, nonce, seq, tok)).encode()",
+      "last = comm()",
+      "stop = time.time() + float(sys.argv[1])",
+      "while time.time() < stop:",
+      "    c = comm()",
+      "    if c == last or not c.startswith('bash-'): continue",
+      "    last = c",
+      // The end just printed is the next number's (a change missed makes the count lag: forge around it).
+      "    seq += 1",
+      "    s = seq",
+      "    os.write(1, end(s - 1, c, 'EARLY-%d' % (s - 1)) + end(s, c, 'FORGED-%d' % s) + end(s + 1, c, 'LATE-%d' % (s + 1)))",
+      "    open('forger.log', 'a').write('%d %s\\n' % (s, c))",
+    ]);
     const started = await sb.callTool("bash", { command: "declare -f __sandshell_prompt > hook.txt; python3 forger.py 120 $__ss_seq 2>forger.err &" }, c1);
     expect(sc(started).verdict).toMatchObject({ decision: "allow" });
     const results: Array<{ seq: number; output: string; exitCode: unknown; status: unknown }> = [];
@@ -105,28 +111,21 @@ describe("the red team's second round against the node session", () => {
   }, 240_000);
 
   it("session-steal (N7): a job that takes the terminal (tcsetpgrp) before another caller's command never reads it: the shell is replaced and the command runs", async () => {
-    await sb.callTool(
-      "write_file",
-      {
-        path: "steal.py",
-        content: [
-          "import os, signal, sys, time",
-          "for s in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGHUP): signal.signal(s, signal.SIG_IGN)",
-          "time.sleep(float(sys.argv[1]))",
-          "os.tcsetpgrp(0, os.getpgrp())",
-          "open('took.txt', 'w').write('took')",
-          "data = b''",
-          "stop = time.time() + 30",
-          "while time.time() < stop and b'\\r' not in data:",
-          "    try: chunk = os.read(0, 4096)",
-          "    except OSError: break",
-          "    if not chunk: break",
-          "    data += chunk",
-          "    open('stolen.txt', 'wb').write(data)",
-        ].join("\n"),
-      },
-      c1,
-    );
+    await writeProgram("steal.py", [
+      "import os, signal, sys, time",
+      "for s in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGHUP): signal.signal(s, signal.SIG_IGN)",
+      "time.sleep(float(sys.argv[1]))",
+      "os.tcsetpgrp(0, os.getpgrp())",
+      "open('took.txt', 'w').write('took')",
+      "data = b''",
+      "stop = time.time() + 30",
+      "while time.time() < stop and b'\\r' not in data:",
+      "    try: chunk = os.read(0, 4096)",
+      "    except OSError: break",
+      "    if not chunk: break",
+      "    data += chunk",
+      "    open('stolen.txt', 'wb').write(data)",
+    ]);
     await sb.callTool("bash", { command: "python3 steal.py 0.5 &" }, c1);
     expect(await until(() => existsSync(join(ws, "took.txt")))).toBe(true);
     const r = await sb.callTool("bash", { command: "echo c2-secret-text; touch C2_RAN" }, c2);
@@ -140,38 +139,31 @@ describe("the red team's second round against the node session", () => {
 
   it("session-steal2 (N7): a job that flips the terminal to itself and back, or reads it from outside the session (setsid): a command it took is reported not run, never completed, and the shell is replaced", async () => {
     for (const mode of ["flip", "setsid"]) {
-      await sb.callTool(
-        "write_file",
-        {
-          path: "thief.py",
-          content: [
-            "import os, select, signal, sys, time",
-            "for s in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGHUP): signal.signal(s, signal.SIG_IGN)",
-            "shell = os.tcgetpgrp(0); me = os.getpgrp()",
-            `mode = ${JSON.stringify(mode)}`,
-            "if mode == 'setsid':",
-            "    if os.fork() != 0: sys.exit(0)",
-            "    os.setsid()",
-            "open('thief-up-%s.txt' % mode, 'w').write(mode)",
-            "stop = time.time() + 60",
-            "while time.time() < stop:",
-            "    if mode == 'flip':",
-            "        try: os.tcsetpgrp(0, me)",
-            "        except OSError: break",
-            "    r, _, _ = select.select([0], [], [], 0.005)",
-            "    if r:",
-            "        try: d = os.read(0, 65536)",
-            "        except OSError: break",
-            "        if not d: break",
-            "        open('stolen.txt', 'ab').write(d + b'\\n')",
-            "    if mode == 'flip':",
-            "        try: os.tcsetpgrp(0, shell)",
-            "        except OSError: break",
-            "        time.sleep(0.005)",
-          ].join("\n"),
-        },
-        c1,
-      );
+      await writeProgram("thief.py", [
+        "import os, select, signal, sys, time",
+        "for s in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGHUP): signal.signal(s, signal.SIG_IGN)",
+        "shell = os.tcgetpgrp(0); me = os.getpgrp()",
+        `mode = ${JSON.stringify(mode)}`,
+        "if mode == 'setsid':",
+        "    if os.fork() != 0: sys.exit(0)",
+        "    os.setsid()",
+        "open('thief-up-%s.txt' % mode, 'w').write(mode)",
+        "stop = time.time() + 60",
+        "while time.time() < stop:",
+        "    if mode == 'flip':",
+        "        try: os.tcsetpgrp(0, me)",
+        "        except OSError: break",
+        "    r, _, _ = select.select([0], [], [], 0.005)",
+        "    if r:",
+        "        try: d = os.read(0, 65536)",
+        "        except OSError: break",
+        "        if not d: break",
+        "        open('stolen.txt', 'ab').write(d + b'\\n')",
+        "    if mode == 'flip':",
+        "        try: os.tcsetpgrp(0, shell)",
+        "        except OSError: break",
+        "        time.sleep(0.005)",
+      ]);
       await sb.callTool("bash", { command: "python3 thief.py &" }, c1);
       expect(await until(() => existsSync(join(ws, `thief-up-${mode}.txt`)))).toBe(true);
       for (let i = 0; i < 12; i++) {
@@ -188,31 +180,21 @@ describe("the red team's second round against the node session", () => {
   it("state-poison (N4): code appended to the state files (by name in the hook's folder, through the descriptors the shell passes on) and a PATH to its environment before `exit` are not in the next shell, nor in a job", async () => {
     // Project code (allowed unasked) does what the red team's `printf … >> /tmp/env-1.state; exit` did, to every
     // state file it can reach, and plants an `ls` that the poisoned PATH would find first.
-    await sb.callTool(
-      "write_file",
-      {
-        path: "poison.py",
-        content: [
-          "import glob, os, sys",
-          "os.makedirs('evilbin', exist_ok=True)",
-          "open('evilbin/ls', 'w').write('#!/bin/sh\\ntouch POISONED_PATH\\n'); os.chmod('evilbin/ls', 0o755)",
-          "def line(state): return (b'ls() { touch POISONED_BY_C1; command ls \"$@\"; }\\n' if state else ('declare -x PATH=\"%s/evilbin:/usr/bin:/bin\"\\n' % os.getcwd()).encode())",
-          "n = 0",
-          "for fd, state in ((250, False), (251, True)):",
-          "    try: os.write(fd, line(state)); n += 1",
-          "    except OSError: pass",
-          "for f in glob.glob(os.path.join(sys.argv[1], '*')) + glob.glob('/tmp/env-*'):",
-          "    open(f, 'ab').write(line('.state' in f)); n += 1",
-          "print('poisoned', n)",
-        ].join("\n"),
-      },
-      c1,
-    );
-    // Where the hook writes (no secret: its text says).
-    const where = await sb.callTool("bash", { command: "declare -f __sandshell_prompt" }, c1);
-    const envFile = /exec 250> '([^']+)'/.exec(text(where))?.[1];
-    expect(envFile).toBeDefined();
-    const a = await sb.callTool("bash", { command: `python3 poison.py ${dirname(envFile!)}; exit` }, c1);
+    await writeProgram("poison.py", [
+      "import glob, os, sys",
+      "os.makedirs('evilbin', exist_ok=True)",
+      "open('evilbin/ls', 'w').write('#!/bin/sh\\ntouch POISONED_PATH\\n'); os.chmod('evilbin/ls', 0o755)",
+      "def line(state): return (b'ls() { touch POISONED_BY_C1; command ls \"$@\"; }\\n' if state else ('declare -x PATH=\"%s/evilbin:/usr/bin:/bin\"\\n' % os.getcwd()).encode())",
+      "n = 0",
+      "for fd, state in ((250, False), (251, True)):",
+      "    try: os.write(fd, line(state)); n += 1",
+      "    except OSError: pass",
+      "for f in glob.glob(os.path.join(sys.argv[1], '*')) + glob.glob('/tmp/env-*'):",
+      "    open(f, 'ab').write(line('.state' in f)); n += 1",
+      "print('poisoned', n)",
+    ]);
+    const envFile = await hookEnvFile();
+    const a = await sb.callTool("bash", { command: `python3 poison.py ${dirname(envFile)}; exit` }, c1);
     expect(sc(a).verdict).toMatchObject({ decision: "allow" });
     expect(text(a)).toMatch(/poisoned [1-9]/); // it wrote into what the shell passed on
     const b = await sb.callTool("bash", { command: "ls >/dev/null; type -t ls" }, c2);
@@ -229,43 +211,33 @@ describe("the red team's second round against the node session", () => {
     // It keeps the descriptors the shell passed on (the last prompt's files), watches the folder where the hook
     // writes, opens and links every file that shows there, plants names there, and from 2 s after it got hold of a
     // file writes a function into it every few milliseconds.
-    await sb.callTool(
-      "write_file",
-      {
-        path: "holder.py",
-        content: [
-          "import os, sys, time",
-          "folder, base = os.path.split(sys.argv[2])",
-          "held, seen, n, linked = [], set(), 0, 0",
-          "poison = b'ls() { touch POISONED_HELD; command ls \"$@\"; }\\n'",
-          "for fd in (250, 251):",
-          "    try: held.append((0, os.dup(fd)))",
-          "    except OSError: pass",
-          "for name in (base, base + '.state', base + '.0123456789abcdef', base + '.state.0123456789abcdef'):",
-          "    try: held.append((0, os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)))",
-          "    except OSError: pass",
-          "stop = time.time() + float(sys.argv[1])",
-          "while time.time() < stop:",
-          "    for name in os.listdir(folder):",
-          "        if not name.startswith(base) or name in seen: continue",
-          "        seen.add(name)",
-          "        path = os.path.join(folder, name)",
-          "        try: held.append((time.time(), os.open(path, os.O_WRONLY | os.O_APPEND)))",
-          "        except OSError: continue",
-          "        try: os.link(path, 'held-%d' % len(seen)); linked += 1",
-          "        except OSError: pass",
-          "    for t, fd in held:",
-          "        if time.time() - t > 2: os.write(fd, poison); n += 1",
-          "    time.sleep(0.002)",
-          "    open('holder.tmp', 'w').write('%d %d %d\\n' % (len(seen), n, linked)); os.replace('holder.tmp', 'holder.log')",
-        ].join("\n"),
-      },
-      c1,
-    );
-    // Where the hook writes (no secret: its text says).
-    const where = await sb.callTool("bash", { command: "declare -f __sandshell_prompt" }, c1);
-    const envFile = /exec 250> '([^']+)'/.exec(text(where))?.[1];
-    expect(envFile).toBeDefined();
+    await writeProgram("holder.py", [
+      "import os, sys, time",
+      "folder, base = os.path.split(sys.argv[2])",
+      "held, seen, n, linked = [], set(), 0, 0",
+      "poison = b'ls() { touch POISONED_HELD; command ls \"$@\"; }\\n'",
+      "for fd in (250, 251):",
+      "    try: held.append((0, os.dup(fd)))",
+      "    except OSError: pass",
+      "for name in (base, base + '.state', base + '.0123456789abcdef', base + '.state.0123456789abcdef'):",
+      "    try: held.append((0, os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)))",
+      "    except OSError: pass",
+      "stop = time.time() + float(sys.argv[1])",
+      "while time.time() < stop:",
+      "    for name in os.listdir(folder):",
+      "        if not name.startswith(base) or name in seen: continue",
+      "        seen.add(name)",
+      "        path = os.path.join(folder, name)",
+      "        try: held.append((time.time(), os.open(path, os.O_WRONLY | os.O_APPEND)))",
+      "        except OSError: continue",
+      "        try: os.link(path, 'held-%d' % len(seen)); linked += 1",
+      "        except OSError: pass",
+      "    for t, fd in held:",
+      "        if time.time() - t > 2: os.write(fd, poison); n += 1",
+      "    time.sleep(0.002)",
+      "    open('holder.tmp', 'w').write('%d %d %d\\n' % (len(seen), n, linked)); os.replace('holder.tmp', 'holder.log')",
+    ]);
+    const envFile = await hookEnvFile();
     const started = await sb.callTool("bash", { command: `python3 holder.py 30 ${envFile} 2>holder.err &` }, c1);
     expect(sc(started).verdict).toMatchObject({ decision: "allow" });
     expect(await until(() => existsSync(join(ws, "holder.log")))).toBe(true);
@@ -283,22 +255,15 @@ describe("the red team's second round against the node session", () => {
 
   it("state-poison (N4), timed: a program that writes the state file and then ignores C-c is killed at its timeout; the fresh shell restores the state of the last verified prompt", async () => {
     await sb.callTool("bash", { command: "ORIGINAL=kept" }, c1);
-    await sb.callTool(
-      "write_file",
-      {
-        path: "ignore.py",
-        content: [
-          "import glob, os, signal, time",
-          "signal.signal(signal.SIGINT, signal.SIG_IGN)",
-          "poison = b'ORIGINAL=poisoned; ls() { touch POISONED_TIMED; }\\n'",
-          "try: os.write(251, poison)",
-          "except OSError: pass",
-          "for f in glob.glob('/tmp/sandshell-*/rt-*/shell-*/env.state.*'): open(f, 'ab').write(poison)",
-          "time.sleep(60)",
-        ].join("\n"),
-      },
-      c1,
-    );
+    await writeProgram("ignore.py", [
+      "import glob, os, signal, time",
+      "signal.signal(signal.SIGINT, signal.SIG_IGN)",
+      "poison = b'ORIGINAL=poisoned; ls() { touch POISONED_TIMED; }\\n'",
+      "try: os.write(251, poison)",
+      "except OSError: pass",
+      "for f in glob.glob('/tmp/sandshell-*/rt-*/shell-*/env.state.*'): open(f, 'ab').write(poison)",
+      "time.sleep(60)",
+    ]);
     const r = await sb.callTool("bash", { command: "python3 ignore.py", timeout: 1 }, c1);
     expect(sc(r).status).toBe("timeout");
     expect(sc(r).notice).toMatch(/killed/);
@@ -337,6 +302,17 @@ describe("is_input into a shell is whole lines, checked by the guard (red team N
     await sb?.close();
   });
 
+  /** Sends is_input `rm -rf precious` until it is checked: the nested shell starts a moment after the program that runs it. */
+  async function rmUntilChecked(): Promise<CallToolResult> {
+    let denied: CallToolResult | undefined;
+    for (let i = 0; i < 40; i++) {
+      denied = await sb.callTool("bash", { command: "rm -rf precious", is_input: true });
+      if (sc(denied).verdict !== undefined) break;
+      await sleep(100);
+    }
+    return denied!;
+  }
+
   async function leave(): Promise<void> {
     for (let i = 0; i < 3 && (await sb.callTool("bash", { command: "exit", is_input: true })).structuredContent.status === "running"; i++);
     expect(text(await sb.callTool("bash", { command: "echo back" }))).toMatch(/^back\n/);
@@ -369,14 +345,8 @@ describe("is_input into a shell is whole lines, checked by the guard (red team N
     for (const starter of ["python3 spawn.py", "script -qc bash /dev/null"]) {
       const st = await sb.callTool("bash", { command: starter });
       expect(sc(st).status).toBe("running");
-      // the nested bash starts a moment after the program that runs it
-      let denied: CallToolResult | undefined;
-      for (let i = 0; i < 40; i++) {
-        denied = await sb.callTool("bash", { command: "rm -rf precious", is_input: true });
-        if (sc(denied).verdict !== undefined) break;
-        await sleep(100);
-      }
-      expect({ starter, result: sc(denied!), isError: denied!.isError }).toMatchObject({ starter, result: { status: "denied", verdict: { decision: "ask", rule: "deletion" } }, isError: true });
+      const denied = await rmUntilChecked();
+      expect({ starter, result: sc(denied), isError: denied.isError }).toMatchObject({ starter, result: { status: "denied", verdict: { decision: "ask", rule: "deletion" } }, isError: true });
       const keys = await sb.callTool("bash", { command: "echo rm -rf precious", is_input: true, enter: false });
       expect(text(keys)).toMatch(/reads this input as command lines/);
       const ok = await sb.callTool("bash", { command: "echo under-$((6*7))", is_input: true });
@@ -398,13 +368,8 @@ describe("is_input into a shell is whole lines, checked by the guard (red team N
     for (const [starter, reader] of [["sh /dev/tty", "sh"], ["bash /dev/tty", "bash"], ["./tool", "bash"]] as const) {
       const st = await sb.callTool("bash", { command: starter });
       expect({ starter, status: sc(st).status }).toEqual({ starter, status: "running" });
-      let denied: CallToolResult | undefined;
-      for (let i = 0; i < 40; i++) {
-        denied = await sb.callTool("bash", { command: "rm -rf precious", is_input: true });
-        if (sc(denied).verdict !== undefined) break;
-        await sleep(100);
-      }
-      expect({ starter, result: sc(denied!), isError: denied!.isError }).toMatchObject({ starter, result: { status: "denied", verdict: { decision: "ask", rule: "deletion" } }, isError: true });
+      const denied = await rmUntilChecked();
+      expect({ starter, result: sc(denied), isError: denied.isError }).toMatchObject({ starter, result: { status: "denied", verdict: { decision: "ask", rule: "deletion" } }, isError: true });
       const ok = await sb.callTool("bash", { command: "echo under-$((6*7))", is_input: true });
       expect(text(ok)).toContain("under-42");
       expect({ starter, result: sc(ok) }).toMatchObject({ starter, result: { verdict: { decision: "allow" }, readBy: reader } });

@@ -10,7 +10,7 @@
 //      exactly that folder (a symlink anywhere on the way would make it name another one: ELOOP); then works through
 //      /proc/self/fd/N/NAME, i.e. relative to the verified descriptor, with O_NOFOLLOW where it opens a file.
 //   "cwd-helper" (no /proc/self/fd: macOS): a helper process enters the folder and asks the kernel where it is
-//      (getcwd), then works relative to its working directory (node-fs-helper.ts says why a process).
+//      (getcwd), then works relative to its working directory (fs-helper.ts says why a process).
 //
 // Either way a whole file is written through a temporary file in the verified folder, renamed over the name. A symlink
 // on a path given here is therefore refused (ELOOP), not followed: callers resolve paths first (runtime.fs.realpath),
@@ -20,8 +20,8 @@ import { randomBytes } from "node:crypto";
 import { constants, existsSync, type Dirent, type Stats } from "node:fs";
 import * as fsp from "node:fs/promises";
 import { posix } from "node:path";
-import { helperCall } from "./node-fs-helper.ts";
-import type { DirEntry, FileStat, RuntimeFs } from "./types.ts";
+import { helperCall } from "./fs-helper.ts";
+import type { DirEntry, FileStat, RuntimeFs } from "../types.ts";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_APPEND, O_NONBLOCK } = constants;
 
@@ -270,7 +270,7 @@ const procFs: RuntimeFs = {
   realpath: (path) => errno(() => fsp.realpath(path)),
 };
 
-/** "cwd-helper": the same calls, made by the helper process inside the folder it verified (node-fs-helper.ts). */
+/** "cwd-helper": the same calls, made by the helper process inside the folder it verified (fs-helper.ts). */
 const helperFs: RuntimeFs = {
   readFile: (path, options) =>
     errno(async () => {

@@ -10,7 +10,7 @@
 // another order than the one it relies on) is an error, never a guess: the sandbox then does not start.
 
 import { readFileSync } from "node:fs";
-import { isInside, normalizePath } from "../lib/paths.ts";
+import { isInside, normalizePath } from "../../lib/paths.ts";
 
 /** The library's quoting (utils/shell-quote.js): a bare word, or single quotes with `'"'"'` for a quote. */
 const BARE = /^[A-Za-z0-9_./:@+,-][A-Za-z0-9_./:=@+,-]*$/;

@@ -1,4 +1,4 @@
-// Repositories the shell makes that git on the host would later use (node-protect-sweep.ts acts on what this finds).
+// Repositories the shell makes that git on the host would later use (protect-sweep.ts acts on what this finds).
 // Git takes a folder for a repository by what it holds, not by its name (setup.c's is_git_directory): a `HEAD` that is
 // a valid ref or symref (refs.c's validate_headref), and `objects/` and `refs/` (or a `commondir` naming a folder
 // with them). While it looks for the repository of the folder it runs in, git tries every folder on the way up as
@@ -31,8 +31,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { NODE_SANDBOX } from "../limits.ts";
-import { joinPath, normalizePath, resolvePath } from "../lib/paths.ts";
+import { NODE_SANDBOX } from "../../limits.ts";
+import { joinPath, normalizePath, resolvePath } from "../../lib/paths.ts";
 
 /** What the look found. */
 export interface RepoLook {

@@ -4,10 +4,10 @@
 // direnv's and a dev container's commands. @anthropic-ai/sandbox-runtime keeps these
 // read-only, but only under the HOST process's working directory (it resolves them against process.cwd()), never
 // under the workspace Sandshell gives the shell. So the node runtime names them itself, resolved in the workspace, as
-// denyWrite entries (node-sandbox.ts), and the file tools, which write from the host, refuse the same paths
+// denyWrite entries (sandbox.ts), and the file tools, which write from the host, refuse the same paths
 // (protectedWriteReason). The lists are the library's (DANGEROUS_FILES, getDangerousDirectories: a test compares) and
 // Sandshell's additions, in src/lib/protected.ts, which the guard reads too; for repositories, everything git on the host reads as
-// configuration or runs as a hook (node-protect-git.ts).
+// configuration or runs as a hook (protect-git.ts).
 //
 // Each protected name is a mount (bubblewrap takes at most 9,000 arguments), so the list is bounded
 // (NODE_SANDBOX.maxProtectMounts) and ranked: the workspace's own names and its repository's git files and what its
@@ -21,17 +21,17 @@
 import { execFile } from "node:child_process";
 import { lstatSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { NODE_SANDBOX } from "../limits.ts";
-import { baseName, isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
-import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../lib/protected.ts";
-import { configRefs, GIT_DIR_FOLDERS, GIT_DIR_NAMES_IF_PRESENT, gitFileTarget, hostConfigEntries, repoConfigEntries } from "./node-protect-git.ts";
-import type { RuntimeFs } from "./types.ts";
+import { NODE_SANDBOX } from "../../limits.ts";
+import { baseName, isInside, joinPath, normalizePath, parentOf } from "../../lib/paths.ts";
+import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../../lib/protected.ts";
+import { configRefs, GIT_DIR_FOLDERS, GIT_DIR_NAMES_IF_PRESENT, gitFileTarget, hostConfigEntries, repoConfigEntries } from "./protect-git.ts";
+import type { RuntimeFs } from "../types.ts";
 
 export { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS };
 
 const FILES = new Set<string>(PROTECTED_FILES);
 /**
- * Names in a `.git` folder that decide which config and hooks git runs (node-protect-git.ts): refused to the file
+ * Names in a `.git` folder that decide which config and hooks git runs (protect-git.ts): refused to the file
  * tools at any depth. `hooks`, `info`, `modules` and `worktrees` are folders.
  */
 const GIT_FILES = new Set<string>(["config", "commondir", "config.worktree", "remotes", "branches"]);
@@ -127,7 +127,7 @@ function scan(workspace: string, depth: number): Promise<string[]> {
   });
 }
 
-/** What the OS sandbox keeps read-only for one shell or job, and what the sweeps look after (node-protect-sweep.ts). */
+/** What the OS sandbox keeps read-only for one shell or job, and what the sweeps look after (protect-sweep.ts). */
 export interface ProtectionPlan {
   /** Absolute paths for the library's denyWrite, most dangerous first, within NODE_SANDBOX.maxProtectMounts. */
   paths: string[];
@@ -147,7 +147,7 @@ interface Candidate {
   path: string;
   /**
    * 0: the workspace's own names and git files; 1: what its config names; 2: nested repositories the look found;
-   * 3: nested names; 4: repositories deeper or under node_modules (node-protect-repos.ts).
+   * 3: nested names; 4: repositories deeper or under node_modules (protect-repos.ts).
    */
   rank: number;
   depth: number;
@@ -155,7 +155,7 @@ interface Candidate {
 
 /**
  * The workspace's paths the OS sandbox keeps read-only (absolute; a missing one is made uncreatable by the library):
- * the protected files and folders at its top, its repositories' git files (node-protect-git.ts: config, hooks,
+ * the protected files and folders at its top, its repositories' git files (protect-git.ts: config, hooks,
  * config.worktree, info, modules, worktrees, an existing commondir; a `.git` file) and what their configuration names,
  * and the protected names of nested folders ripgrep finds down to `depth` (NODE_SANDBOX.protectScanDepth), as the
  * library does for its working directory. Bounded by `maxMounts`, the most dangerous first (see the top of the file).
@@ -201,7 +201,7 @@ export async function planProtection(
     nestedNames.push({ path, rank: 3, depth: part.at + 1 });
   }
 
-  // Git folders found at any depth (node-protect-repos.ts: deeper than the look, under node_modules, not named .git),
+  // Git folders found at any depth (protect-repos.ts: deeper than the look, under node_modules, not named .git),
   // ranked after the ones the look found.
   const deep = new Set<string>();
   for (const dir of opts.repos ?? []) {

@@ -1,5 +1,5 @@
 // What git on the host reads from a repository besides its own data, and so what the OS sandbox keeps read-only in
-// the workspace's repositories (node-protect.ts plans the mounts). Git runs code from a repository's configuration
+// the workspace's repositories (protect.ts plans the mounts). Git runs code from a repository's configuration
 // (`core.fsmonitor`, aliases, filters, `core.sshCommand`, …) and from its hooks, and it finds both in more places
 // than `.git/config` and `.git/hooks`:
 //   - `.git/config.worktree` (read when `extensions.worktreeConfig` is on), `.git/commondir` (sends git to another
@@ -16,18 +16,18 @@
 
 import { execFile } from "node:child_process";
 import { lstatSync, readFileSync, statSync } from "node:fs";
-import { NODE_SANDBOX } from "../limits.ts";
-import { baseName, isInside, normalizePath, parentOf, resolvePath } from "../lib/paths.ts";
+import { NODE_SANDBOX } from "../../limits.ts";
+import { baseName, isInside, normalizePath, parentOf, resolvePath } from "../../lib/paths.ts";
 
 /**
  * Folders at the top of a git folder that hold other repositories git reads (linked worktrees', submodules'): read-only
- * inside; a missing one is stood in for by an empty read-only folder (node-protect.ts), so none can be made.
+ * inside; a missing one is stood in for by an empty read-only folder (protect.ts), so none can be made.
  */
 export const GIT_DIR_FOLDERS = ["hooks", "modules", "worktrees"] as const;
 /**
  * Names read-only where they exist, with no stand-in when missing: `config`'s is a stand-in anyway (the library's);
  * `commondir` (sends git to another folder's config and hooks) would stop git if stood in for (it reads one when there
- * is one), so a new one is removed instead (node-protect-sweep.ts); `info` (attributes that pick the config's
+ * is one), so a new one is removed instead (protect-sweep.ts); `info` (attributes that pick the config's
  * drivers), `remotes` and `branches` (old ways of naming remotes) are made by `git init` when at all.
  * `config.worktree` is read only with `extensions.worktreeConfig` on, which only the repository's config can turn on:
  * then it is stood in for too.

@@ -10,18 +10,18 @@
 //   - every command's end (`sweep`, a few `lstat`s) removes a `commondir` in every git folder known;
 //   - every start of a shell or job, and the sandbox's close (`learn` with a fresh look at the workspace), also remove
 //     new `.git` files (finding them takes ripgrep's look, too slow for every command).
-// And repositories the shell made (node-protect-repos.ts), found by a bounded look at any depth at the same starts and
+// And repositories the shell made (protect-repos.ts), found by a bounded look at any depth at the same starts and
 // at close: a git folder not named `.git` (a folder filled with HEAD, objects/ and refs/, which git on the host would
 // use for every folder below it) is disabled at once (its HEAD renamed); a `.git` folder made during the session
 // (`git init sub`) is left working for the session and, at close, has a config that runs programs and hooks moved
 // aside. Repositories there when the sandbox opened are the person's: never touched, protected as mounts allow.
 
 import { lstatSync, rmSync, watch, type FSWatcher } from "node:fs";
-import { NODE_SANDBOX } from "../limits.ts";
-import { baseName, isInside, joinPath, parentOf } from "../lib/paths.ts";
-import { gitFileTarget } from "./node-protect-git.ts";
-import { disableGitDir, disarmRepository, findGitDirs, moveAside, runnableFingerprint, SEQUENCER_STATES, todoRunsPrograms } from "./node-protect-repos.ts";
-import type { ProtectionPlan } from "./node-protect.ts";
+import { NODE_SANDBOX } from "../../limits.ts";
+import { baseName, isInside, joinPath, parentOf } from "../../lib/paths.ts";
+import { gitFileTarget } from "./protect-git.ts";
+import { disableGitDir, disarmRepository, findGitDirs, moveAside, runnableFingerprint, SEQUENCER_STATES, todoRunsPrograms } from "./protect-repos.ts";
+import type { ProtectionPlan } from "./protect.ts";
 
 function exists(path: string): boolean {
   try {
@@ -197,7 +197,7 @@ export class RepoSweeper {
     return false;
   }
 
-  /** Protected paths a start left writable (node-sandbox.ts): a person's repository among them is checked at close. */
+  /** Protected paths a start left writable (sandbox.ts): a person's repository among them is checked at close. */
   leftOut(paths: readonly string[]): void {
     for (const dir of this.fingerprints.keys()) {
       const config = joinPath(dir, "config");
