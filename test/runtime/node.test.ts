@@ -118,6 +118,30 @@ describe("node runtime", () => {
     expect(typeof (await proc.exited)).toBe("number");
   });
 
+  it("the end's token comes from the kernel: a command that seeds RANDOM and unsets SRANDOM cannot make it predictable", async () => {
+    // Before, the hook drew the token from $SRANDOM, else $RANDOM: after `unset SRANDOM; RANDOM=7` every later token
+    // was the same in every shell, so a background job could print a valid end before the real one.
+    const tokensAfterSeeding = async (): Promise<string[]> => {
+      const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
+      const w = watch(proc);
+      await w.until(() => w.prompts() === 1);
+      proc.write("unset SRANDOM; RANDOM=7\r");
+      await w.until(() => w.prompts() === 2);
+      proc.write("true\r");
+      await w.until(() => w.prompts() === 3);
+      proc.write("unset RANDOM\r");
+      await w.until(() => w.prompts() === 4);
+      proc.kill();
+      await proc.exited;
+      return w.markers.filter((m) => m.kind === "exit").slice(1).map((m) => (m as { tag: string }).tag.split(".")[2]!);
+    };
+    const a = await tokensAfterSeeding();
+    const b = await tokensAfterSeeding();
+    expect(a).toHaveLength(3);
+    for (const token of [...a, ...b]) expect(token).toMatch(/^bash-[0-9a-f]{10}$/);
+    expect(new Set([...a, ...b]).size).toBe(6);
+  });
+
   it("spawnShell honours cwd and env (a respawn restores them)", async () => {
     const dir = join(runtime.workspace, "respawn-here");
     await runtime.fs.mkdir(dir);

@@ -57,7 +57,7 @@ export function rcFile(nonce: string, envFile: string, restorePath: string | und
     // (`command exec`: `builtin exec`'s redirections would be its own, undone at once.)
     `  command exec ${STATE_FDS.env}>&- ${STATE_FDS.state}>&-`,
     "  local __ss_c=$- __ss_r",
-    `  builtin printf -v __ss_r '%08x%08x' "\${SRANDOM:-${RANDOM32}}" "\${SRANDOM:-${RANDOM32}}"`,
+    `  ${randomHex("__ss_r", 16)}`,
     "  builtin set -C",
     `  command exec ${STATE_FDS.env}>${env}."$__ss_r" || :`,
     `  command exec ${STATE_FDS.state}>${state}."$__ss_r" || :`,
@@ -68,7 +68,8 @@ export function rcFile(nonce: string, envFile: string, restorePath: string | und
     // then published as the shell's own name (/proc/self/comm: no other process can set it). A process that copies
     // it can print its end only after the real one; the session takes the first end that carries it (single use).
     "  local __ss_tok",
-    `  builtin printf -v __ss_tok '${TOKEN_PREFIX}%08x%02x' "\${SRANDOM:-${RANDOM32}}" "$((\${SRANDOM:-$RANDOM} & 255))"`,
+    `  ${randomHex("__ss_tok", 10)}`,
+    `  __ss_tok=${TOKEN_PREFIX}$__ss_tok`,
     `  ((__ss_n > 0)) && ${bashPrintMarkers([{ kind: "discarded", tag, count: '"$__ss_n"' }])}`,
     `  ${bashPrintMarkers([
       { kind: "exit", tag, code: '"$__ss_ec"' },
@@ -111,8 +112,22 @@ export const TOKEN_NAME = /^bash-[0-9a-f]{10}$/;
  */
 export const STATE_FDS = { env: 250, state: 251 } as const;
 
-/** 32 random bits in a bash without SRANDOM (before 5.1), from three RANDOMs. */
-const RANDOM32 = "$(((RANDOM << 17 ^ RANDOM << 2 ^ RANDOM) & 0xffffffff))";
+/**
+ * Bash that sets the variable `name` (declared local by the caller) to `digits` random hex digits (at most 24). They
+ * come from the kernel (/proc/sys/kernel/random/uuid, a fresh UUID on every read; its first 12 hex digits are all
+ * random), never from the shell's own RANDOM or SRANDOM, which a command can seed or unset (`RANDOM=7; unset SRANDOM`
+ * made every later token the same in every run). Builtins only, no process. Without /proc (not Linux) it falls back
+ * to SRANDOM, else RANDOM.
+ */
+function randomHex(name: string, digits: number): string {
+  if (digits > 24) throw new Error("randomHex: at most 24 digits");
+  const fallback = "${SRANDOM:-$(((RANDOM << 17 ^ RANDOM << 2 ^ RANDOM) & 0xffffffff))}";
+  return (
+    `${name}=; { IFS= builtin read -r ${name} </proc/sys/kernel/random/uuid; } 2>/dev/null; ${name}=\${${name}//-/}; ` +
+    `((\${#${name}} >= ${digits})) && ${name}=\${${name}:0:${digits}} || ` +
+    `{ builtin printf -v ${name} '%08x%08x%08x' "${fallback}" "${fallback}" "${fallback}"; ${name}=\${${name}:0:${digits}}; }`
+  );
+}
 
 /** Where the prompt hook writes `declare -p`, `declare -f` and `alias -p` (beside the shell's `export -p` file). */
 export function stateFile(envFile: string): string {
