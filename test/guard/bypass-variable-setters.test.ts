@@ -102,3 +102,57 @@ describe("in real bash 5 these spellings run the tripwire", () => {
     expect(tripped("x=ls; x[0]=touch; $x F")).toBe(true);
   });
 });
+
+/** A gettext catalog (.mo) that translates each msgid to its msgstr, written by hand (no msgfmt needed). */
+function moFile(entries: Record<string, string>): Buffer {
+  const all: Record<string, string> = { "": "Content-Type: text/plain; charset=UTF-8\n", ...entries };
+  const ids = Object.keys(all).sort();
+  const n = ids.length;
+  const header = 28;
+  const tables = header + 16 * n;
+  const strings: Buffer[] = [];
+  const table = Buffer.alloc(16 * n);
+  let at = tables;
+  const place = (text: string, slot: number): void => {
+    const bytes = Buffer.from(text, "utf8");
+    table.writeUInt32LE(bytes.length, slot);
+    table.writeUInt32LE(at, slot + 4);
+    strings.push(bytes, Buffer.from([0]));
+    at += bytes.length + 1;
+  };
+  ids.forEach((id, i) => place(id, 8 * i));
+  ids.forEach((id, i) => place(all[id]!, 8 * n + 8 * i));
+  const head = Buffer.alloc(header);
+  head.writeUInt32LE(0x950412de, 0);
+  head.writeUInt32LE(0, 4);
+  head.writeUInt32LE(n, 8);
+  head.writeUInt32LE(header, 12);
+  head.writeUInt32LE(header + 8 * n, 16);
+  return Buffer.concat([head, table, ...strings]);
+}
+
+describe('$"…" strings: the catalog TEXTDOMAIN and TEXTDOMAINDIR name is code bash runs', () => {
+  // bash translates $"hello" from TEXTDOMAINDIR/LANG/LC_MESSAGES/TEXTDOMAIN.mo and expands the translation again, so
+  // a catalog in the workspace runs what it likes: the variables that choose it change what runs, like PATH.
+  const plantCatalog = (d: string): void => {
+    mkdirSync(join(d, "loc", "C.UTF-8", "LC_MESSAGES"), { recursive: true });
+    writeFileSync(join(d, "loc", "C.UTF-8", "LC_MESSAGES", "d.mo"), moFile({ hello: "$(touch F)hi" }));
+  };
+
+  it("in real bash 5 a catalog in the workspace runs the tripwire", () => {
+    expect(tripped('TEXTDOMAIN=d; TEXTDOMAINDIR=$PWD/loc\necho $"hello"', { setup: plantCatalog, env: { LANG: "C.UTF-8" } })).toBe(true);
+    expect(tripped('echo $"hello"', { setup: plantCatalog, env: { LANG: "C.UTF-8" } })).toBe(false);
+  });
+
+  it.each([
+    "TEXTDOMAIN=d; TEXTDOMAINDIR=$PWD/loc", "TEXTDOMAINDIR=$PWD/loc", "export TEXTDOMAINDIR=loc", "declare TEXTDOMAIN=d",
+    "read TEXTDOMAINDIR <<< loc", "printf -v TEXTDOMAIN d", "TEXTDOMAINDIR=loc bash -c 'echo $\"hello\"'", "env TEXTDOMAINDIR=loc bash x.sh",
+  ])("%j is never allowed", async (command) => {
+    expect((await guardFor("balanced")).check(command).decision).not.toBe("allow");
+    expect((await guardFor("strict")).check(command).decision).not.toBe("allow");
+  });
+
+  it('echo $"hello" with the system catalogs stays allowed', async () => {
+    expect((await guardFor("balanced")).check('echo $"hello"').decision).toBe("allow");
+  });
+});

@@ -48,12 +48,13 @@ export function riskyVariable(cmd: Command, eff: Effective): string | null {
 }
 
 /**
- * Names bash itself reads (PATH, IFS, PS4, PROMPT_COMMAND, HOME, CDPATH, HIST*, BASH_*…) and names an
+ * Names bash itself reads (PATH, IFS, PS4, PROMPT_COMMAND, HOME, CDPATH, HIST*, BASH_*, TEXTDOMAIN*: the catalog
+ * whose translations of $"…" strings bash expands again…) and names an
  * environment usually exports to tools (GIT_*, LD_*, NODE_*, PAGER, EDITOR, *_OPTIONS, proxies…): setting
  * one changes what later commands do even without `export`.
  */
 const SHELL_OR_TOOL =
-  /^(?:BASH\w*|SHELLOPTS|ENV|IFS|PATH|HOME|CDPATH|PWD|OLDPWD|PS[0-4]|PROMPT_\w+|HIST\w*|GLOBIGNORE|EXECIGNORE|FIGNORE|FUNCNEST|HOSTFILE|INPUTRC|MAIL\w*|TMPDIR|TMOUT|SHELL|TERM\w*|OPTIND|OPTERR|POSIXLY_CORRECT|COMP\w*|READLINE\w*|TIMEFORMAT|USER|LOGNAME|EDITOR|VISUAL|\w*PAGER|GIT_\w+|LD_\w+|NODE_\w+|NPM_\w+|PYTHON\w*|PERL\w*|RUBY\w*|JAVA_\w*|_JAVA_OPTIONS|CLASSPATH|GEM_\w+|BUNDLE_\w+|CARGO_\w+|RUSTC\w*|RUSTFLAGS|GO\w+|CC|CXX|CFLAGS|LDFLAGS|MAKE\w*|DOCKER_\w+|SSH_\w+|GPG_\w+|GNUPGHOME|XDG_\w+|DISPLAY|LESS\w*|MORE|RIPGREP_\w+|GREP_OPTIONS|\w*_PROXY|\w*_OPTIONS|\w*_OPTS|\w*_CONFIG\w*)$/;
+  /^(?:BASH\w*|SHELLOPTS|ENV|IFS|PATH|HOME|CDPATH|PWD|OLDPWD|PS[0-4]|PROMPT_\w+|HIST\w*|GLOBIGNORE|EXECIGNORE|FIGNORE|FUNCNEST|HOSTFILE|INPUTRC|MAIL\w*|TMPDIR|TMOUT|SHELL|TERM\w*|OPTIND|OPTERR|POSIXLY_CORRECT|COMP\w*|READLINE\w*|TEXTDOMAIN\w*|TIMEFORMAT|USER|LOGNAME|EDITOR|VISUAL|\w*PAGER|GIT_\w+|LD_\w+|NODE_\w+|NPM_\w+|PYTHON\w*|PERL\w*|RUBY\w*|JAVA_\w*|_JAVA_OPTIONS|CLASSPATH|GEM_\w+|BUNDLE_\w+|CARGO_\w+|RUSTC\w*|RUSTFLAGS|GO\w+|CC|CXX|CFLAGS|LDFLAGS|MAKE\w*|DOCKER_\w+|SSH_\w+|GPG_\w+|GNUPGHOME|XDG_\w+|DISPLAY|LESS\w*|MORE|RIPGREP_\w+|GREP_OPTIONS|\w*_PROXY|\w*_OPTIONS|\w*_OPTS|\w*_CONFIG\w*)$/;
 
 /**
  * A variable the shell keeps to itself (a bare `x=1`, `local`, `declare` without -x): one no program sees
