@@ -88,7 +88,7 @@ function clearerSpaceError(err: unknown, used: number, bounds: FsBounds): unknow
   return new Error(`ENOSPC: ${spaceDetail("bytes", used, bounds)}`);
 }
 
-export class MirroredFs extends InMemoryFs {
+export class WorkerFs extends InMemoryFs {
   /** Nesting of public calls (mv calls mkdir, rm calls rm…): only the outermost call reports. */
   private depth = 0;
   /** Applying the page's changes: nothing is reported. */
