@@ -3,7 +3,8 @@
 
 import { SHELL } from "../src/limits.ts";
 import { MarkerScanner, formatMarker } from "../src/runtime/markers.ts";
-import { OutputCollector, TerminalTextCleaner } from "../src/shell/output.ts";
+import { OutputCollector } from "../src/shell/output-collector.ts";
+import { TerminalTextCleaner } from "../src/shell/terminal-text.ts";
 
 const TARGET_BYTES = 10 * 1024 * 1024;
 const CHUNK_CHARS = 64 * 1024;

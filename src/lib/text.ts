@@ -1,4 +1,5 @@
-// Text helpers every layer uses: clipping for messages, shell quoting, bash's $'…' decoding, bytes as hex.
+// Text helpers every layer uses: strings of their own (not slices that keep a larger one alive), clipping for
+// messages, shell quoting, bash's $'…' decoding, bytes as hex.
 
 /**
  * The first `max` characters of `text` as a string of their own. A plain slice of a long string keeps the whole of it
@@ -8,6 +9,14 @@ export function headOf(text: string, max: number): string {
   if (text.length <= max) return text;
   // a new string of the head (the concatenation is flattened into fresh memory), then cut from that
   return (` ${text.slice(0, max)}`).slice(1);
+}
+
+/**
+ * Copies a string that will be kept for long. Engines keep slices as views into their parent string; a 40-character
+ * tail sliced from a 10 MB chunk would otherwise keep all 10 MB alive.
+ */
+export function detach(s: string): string {
+  return s.length < 64 ? s : (" " + s).slice(1);
 }
 
 /** `text` cut to `max` characters, the last of them "…" when it was longer. */

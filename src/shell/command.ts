@@ -4,8 +4,9 @@
 import { SHELL } from "../limits.ts";
 import type { SpillTarget } from "./jobs.ts";
 import { type JobNotices, newNoticeState } from "./job-notices.ts";
-import { cleanTerminalOutput, OutputCollector, TerminalTextCleaner } from "./output.ts";
+import { OutputCollector } from "./output-collector.ts";
 import { stripEcho } from "./prompt.ts";
+import { cleanTerminalOutput, TerminalTextCleaner } from "./terminal-text.ts";
 import type { RunOptions, ShellResult, ShellStatus } from "./types.ts";
 import { clampTimeout, now, safely } from "./util.ts";
 

@@ -16,5 +16,6 @@ export {
 export { JobError, JobManager, type JobErrorCode, type JobInfo, type JobOutput, type JobStatus } from "./jobs.ts";
 export { keyToBytes, KEY_NAMES } from "./keys.ts";
 export { formatMarker, MarkerScanner, parseMarker, type Marker, type ScanEvent } from "../runtime/markers.ts";
-export { cleanTerminalOutput, OutputCollector, TerminalTextCleaner } from "./output.ts";
+export { OutputCollector } from "./output-collector.ts";
+export { cleanTerminalOutput, TerminalTextCleaner } from "./terminal-text.ts";
 export { commandText, type CommandText } from "./wire.ts";

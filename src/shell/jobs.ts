@@ -4,7 +4,8 @@
 
 import { SHELL, TOOLS } from "../limits.ts";
 import type { Runtime, TerminalProcess, Unsubscribe } from "../runtime/types.ts";
-import { OutputCollector, TerminalTextCleaner } from "./output.ts";
+import { OutputCollector } from "./output-collector.ts";
+import { TerminalTextCleaner } from "./terminal-text.ts";
 
 export type JobStatus = "running" | "exited";
 

@@ -5,7 +5,7 @@
 import { type CommandEnd, RunningCommand, type Segment, type Waiter } from "./command.ts";
 import type { SessionCore } from "./core.ts";
 import * as words from "./notices.ts";
-import { OutputCollector } from "./output.ts";
+import { OutputCollector } from "./output-collector.ts";
 import type { ShellProcess } from "./process.ts";
 import { looksLikePrompt } from "./prompt.ts";
 import type { SpillFiles } from "./spill.ts";

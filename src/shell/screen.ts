@@ -1,6 +1,6 @@
 // The alternate screen of a full-screen program (vim, less, top, htop, nano): a grid of rows the program draws on with
 // absolute cursor positions. A transcript cannot follow such drawing line by line (it would be a pile of `~` lines and
-// status bars), so the cleaner (output.ts) hands it here and shows the screen as it stands, once, when a reply is due.
+// status bars), so the cleaner (terminal-text.ts) hands it here and shows the screen as it stands, once, when a reply is due.
 // What it emulates, after xterm: text overwrites at the cursor and wraps at the right margin; CR, LF, BS, TAB;
 // cursor moves (CUU, CUD, CUF, CUB, CNL, CPL, CHA, HPA, VPA, CUP, HVP), save and restore (DECSC/DECRC, CSI s/u);
 // erasing (ED, EL, ECH), inserting and deleting characters and lines (ICH, DCH, IL, DL), the scroll region (DECSTBM)

@@ -9,7 +9,7 @@
 import { isInside, joinPath, normalizePath, parentOf } from "../lib/paths.ts";
 import type { FileStat } from "../runtime/types.ts";
 import { shellQuote } from "./args.ts";
-import { gate } from "./bash.ts";
+import { gate } from "./command-gate.ts";
 import { errorOutcome, type CallInfo, type ToolContext, type ToolOutcome } from "./context.ts";
 
 export function errnoOf(err: unknown): string {

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SHELL } from "../../src/limits.ts";
-import {
-  EDITABLE_LINES,
-  MAX_LINE_CHARS,
-  OutputCollector,
-  TerminalTextCleaner,
-  cleanTerminalOutput,
-  omissionNotice,
-} from "../../src/shell/output.ts";
-import type { CleanerOptions } from "../../src/shell/output.ts";
+import { OutputCollector, omissionNotice } from "../../src/shell/output-collector.ts";
+import { EDITABLE_LINES, MAX_LINE_CHARS, TerminalTextCleaner, cleanTerminalOutput } from "../../src/shell/terminal-text.ts";
+import type { CleanerOptions } from "../../src/shell/terminal-text.ts";
 
 const clean = cleanTerminalOutput;
 

@@ -2,7 +2,7 @@
 // screen as it stands, once, instead of a transcript of every redraw.
 
 import { describe, expect, it } from "vitest";
-import { TerminalTextCleaner } from "../../src/shell/output.ts";
+import { TerminalTextCleaner } from "../../src/shell/terminal-text.ts";
 import { Screen } from "../../src/shell/screen.ts";
 
 const ESC = "\x1b";

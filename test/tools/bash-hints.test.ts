@@ -2,7 +2,8 @@
 
 import { describe, expect, it } from "vitest";
 import type { Capabilities } from "../../src/runtime/types.ts";
-import { capabilityHints, effectiveTimeout } from "../../src/tools/bash.ts";
+import { effectiveTimeout } from "../../src/tools/bash.ts";
+import { capabilityHints } from "../../src/tools/bash-result.ts";
 
 const none: Capabilities = { heredocs: false, pipes: false, redirects: false, lists: false, background: false, exportVars: false, programs: { make: false, ls: true } };
 const all: Capabilities = { heredocs: true, pipes: true, redirects: true, lists: true, background: true, exportVars: true, programs: {} };

@@ -22,6 +22,11 @@ export const DEVICES = {
 /** Folders whose changes are per-process and never mirrored. */
 export const UNMIRRORED_PREFIXES = ["/dev/", "/proc/"] as const;
 
+/** Whether the page mirrors the changes at `path` (not under UNMIRRORED_PREFIXES). */
+export function mirrored(path: string): boolean {
+  return !UNMIRRORED_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
 /** Commands the command line's rewrite (transform.ts) calls; defined by interpreter.ts. */
 export const COMMANDS = {
   /** `__sandshell_fn ID`: the function definition ID has just run. */

@@ -7,8 +7,8 @@
 //              (runtime.fs over it)
 //              shell-process.ts, job-process.ts (the two kinds of TerminalProcess)
 // Worker side: shell-core.ts ─ interpreter.ts (just-bash set up) ─ interactive-shell.ts ─ carry-over.ts (state from
-//              line to line) + state-changes.ts ─ transform.ts (the command line's rewrite) ─ mirrored-fs.ts (the
-//              worker's file system, larger files as stubs) + devices.ts
+//              line to line) + state-changes.ts ─ transform.ts (the command line's rewrite) ─ worker-fs.ts (the
+//              worker's file system) + worker-fs-from-page.ts (larger files as stubs) + worker-fs-bounds.ts + devices.ts
 // Between:     protocol.ts (the messages), transport.ts (Web Worker or worker_threads), fs-errors.ts
 //
 // Markers: `interactive`, `start=N`, `exit=N:CODE`, `cwd=N:PATH`, `prompt`, N = markerNonce. Command output cannot

@@ -9,7 +9,7 @@ import { EMBEDDED } from "./config.ts";
 import type { ExecResult, Interpreter } from "./interpreter.ts";
 import { type EditorEvent, LineEditor } from "./line-editor.ts";
 import type { TtyKind } from "./devices.ts";
-import type { MirroredFs } from "./mirrored-fs.ts";
+import type { WorkerFs } from "./worker-fs.ts";
 import type { CarryState, InitMessage, Post } from "./protocol.ts";
 import { completeness } from "./completeness.ts";
 import { TtyRead } from "./tty-read.ts";
@@ -20,7 +20,7 @@ export interface ShellParts {
   init: InitMessage;
   interp: Interpreter;
   carry: CarryOver;
-  fs: MirroredFs;
+  fs: WorkerFs;
   out: WorkerOutput;
   post: Post;
 }
@@ -45,7 +45,7 @@ export class InteractiveShell {
   private readonly init: InitMessage;
   private readonly interp: Interpreter;
   private readonly carry: CarryOver;
-  private readonly fs: MirroredFs;
+  private readonly fs: WorkerFs;
   private readonly out: WorkerOutput;
   private readonly post: Post;
   private readonly editor: LineEditor;

@@ -1,4 +1,4 @@
-// just-bash, set up for the embedded shell: its file system is the worker's MirroredFs, its limits are EMBEDDED.limits,
+// just-bash, set up for the embedded shell: its file system is the worker's (worker-fs.ts), its limits are EMBEDDED.limits,
 // the helper commands the command-line rewrite calls (config.ts COMMANDS) are defined, and the rewrite itself runs
 // as a transform plugin: on the command line it is armed for, and, while that line reads the terminal, on the
 // scripts its commands run (`bash -c`, `sh FILE`, `./FILE`) and the files it sources, so that their `read`, `cat`
@@ -7,7 +7,7 @@
 import { Bash, defineCommand, getCommandNames } from "just-bash/browser";
 import { baseName, joinPath, normalizePath } from "../../lib/paths.ts";
 import { COMMANDS, EMBEDDED } from "./config.ts";
-import type { MirroredFs } from "./mirrored-fs.ts";
+import type { WorkerFs } from "./worker-fs.ts";
 import { syntaxCheck } from "./syntax-check.ts";
 import { rewriteScript, type RewriteOptions, type ScriptNode } from "./transform.ts";
 
@@ -66,7 +66,7 @@ export class Interpreter {
   }
 
   constructor(
-    private readonly fs: MirroredFs,
+    private readonly fs: WorkerFs,
     cwd: string,
     env: Record<string, string>,
     hooks: InterpreterHooks,

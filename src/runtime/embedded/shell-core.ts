@@ -9,14 +9,14 @@ import { CarryOver } from "./carry-over.ts";
 import { nameBytes } from "./fs-errors.ts";
 import { InteractiveShell } from "./interactive-shell.ts";
 import { Interpreter } from "./interpreter.ts";
-import { MirroredFs } from "./mirrored-fs.ts";
+import { WorkerFs } from "./worker-fs.ts";
 import { type HostToWorker, type InitMessage, type Post, transferables, type WorkerMemory } from "./protocol.ts";
 import { toTerminal, WorkerOutput } from "./worker-output.ts";
 
 export type { Post } from "./protocol.ts";
 
 export class ShellCore {
-  private fs: MirroredFs | null = null;
+  private fs: WorkerFs | null = null;
   private shell: InteractiveShell | null = null;
   private appliedSeq = 0;
   private readonly out: WorkerOutput;
@@ -74,7 +74,7 @@ export class ShellCore {
 
   private async start(init: InitMessage): Promise<void> {
     this.appliedSeq = init.seq;
-    const fs = new MirroredFs(init.bounds);
+    const fs = new WorkerFs(init.bounds);
     // the page's files first; the interpreter adds its layout (/bin, /dev, /proc…), which is never mirrored
     fs.applyOps([{ op: "put", entries: init.fs }]);
     this.fs = fs;

@@ -4,6 +4,8 @@
 // colours, and hands on each line once no supported control sequence can change it any more.
 
 import { SHELL } from "../limits.ts";
+import { detach } from "../lib/text.ts";
+import { EscapeParser } from "./escape-parser.ts";
 import { Screen } from "./screen.ts";
 
 /**
@@ -28,30 +30,8 @@ export interface CleanerOptions {
 /** The private modes that switch to the alternate screen (xterm: 1049, 1047, 47). */
 const ALT_SCREEN = /^\?(?:[\d;]*;)?(?:1049|1047|47)(?:;[\d;]*)?$/;
 
-// Parser states, after ECMA-48 / the DEC VT500 state machine (the parts a transcript needs).
-const GROUND = 0;
-const ESCAPE = 1;
-const ESCAPE_INTERMEDIATE = 2;
-const CSI = 3;
-const OSC = 4; // ends at BEL or ST
-const CONTROL_STRING = 5; // DCS, SOS, PM, APC: end at ST only
-const STRING_ESCAPE = 6; // ESC inside a string: `\` makes it ST, anything else starts a new sequence
-
-/** CSI parameters longer than this are ignored (no cursor move needs more), so a hostile stream cannot grow them. */
-const MAX_CSI_PARAM_CHARS = 32;
-
 // Everything the ground state cannot copy as text: C0 except \t and \n, DEL, and C1 (U+0080–U+009F).
 const SPECIAL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-const OSC_END = /[\x07\x18\x1a\x1b\x9c]/g;
-const STRING_END = /[\x18\x1a\x1b\x9c]/g;
-
-/**
- * Copies a string that will be kept for long. Engines keep slices as views into their parent string; a 40-character
- * tail sliced from a 10 MB chunk would otherwise keep all 10 MB alive.
- */
-export function detach(s: string): string {
-  return s.length < 64 ? s : (" " + s).slice(1);
-}
 
 /**
  * Streaming terminal-to-text cleaner. What it emulates, per line:
@@ -78,9 +58,12 @@ export class TerminalTextCleaner {
   private lines: string[] = [""];
   private row = 0;
   private col = 0;
-  private state = GROUND;
-  private params = "";
-  private csiIntermediate = false;
+  /** The escape sequences (escape-parser.ts): what they do to the lines or the screen comes back here. */
+  private readonly parser = new EscapeParser({
+    control: (c) => this.control(c),
+    csi: (final, params) => this.csi(final, params),
+    escape: (c) => this.screen?.escape(c),
+  });
   /** Finalized text of the current push(). */
   private out: string[] = [];
   /** The alternate screen, while a full-screen program shows it. */
@@ -105,8 +88,8 @@ export class TerminalTextCleaner {
     const n = raw.length;
     let i = 0;
     while (i < n) {
-      if (this.state !== GROUND) {
-        i = this.escape(raw, i);
+      if (this.parser.inSequence) {
+        i = this.parser.consume(raw, i);
         continue;
       }
       SPECIAL.lastIndex = i;
@@ -147,8 +130,7 @@ export class TerminalTextCleaner {
     this.lines = [""];
     this.row = 0;
     this.col = 0;
-    this.state = GROUND;
-    this.params = "";
+    this.parser.reset();
     return this.take();
   }
 
@@ -267,89 +249,15 @@ export class TerminalTextCleaner {
         if (this.col > 0) this.col--;
         break;
       case 0x1b:
-        this.state = ESCAPE;
+        this.parser.begin();
         break;
       default:
         break; // BEL, NUL, DEL, C1 and the rest show nothing
     }
   }
 
-  /** Consumes escape-sequence characters from `i`; returns where the ground state resumes (or s.length). */
-  private escape(s: string, i: number): number {
-    const n = s.length;
-    while (i < n) {
-      const c = s.charCodeAt(i);
-      switch (this.state) {
-        case ESCAPE:
-          if (c === 0x5b) {
-            this.state = CSI;
-            this.params = "";
-            this.csiIntermediate = false;
-          } else if (c === 0x5d) this.state = OSC;
-          else if (c === 0x50 || c === 0x58 || c === 0x5e || c === 0x5f) this.state = CONTROL_STRING;
-          else if (c >= 0x20 && c <= 0x2f) this.state = ESCAPE_INTERMEDIATE; // e.g. ESC ( B
-          else if (c >= 0x30 && c <= 0x7e) {
-            this.state = GROUND; // ESC =, ESC >, ESC 7, ESC M …
-            this.screen?.escape(c);
-          }
-          else if (c !== 0x1b) {
-            this.state = GROUND; // a control or non-ASCII character cancels the sequence and counts on its own
-            return i;
-          }
-          break;
-        case ESCAPE_INTERMEDIATE:
-          if (c >= 0x30 && c <= 0x7e) this.state = GROUND;
-          else if (c === 0x1b) this.state = ESCAPE;
-          else if (c < 0x20 || c > 0x7e) {
-            this.state = GROUND;
-            return i;
-          }
-          break;
-        case CSI:
-          if (c >= 0x30 && c <= 0x3f) {
-            if (this.params.length < MAX_CSI_PARAM_CHARS) this.params += s[i];
-          } else if (c >= 0x40 && c <= 0x7e) {
-            this.state = GROUND;
-            if (!this.csiIntermediate && this.params.length < MAX_CSI_PARAM_CHARS) this.csi(c);
-          } else if (c >= 0x20 && c <= 0x2f) this.csiIntermediate = true;
-          else if (c === 0x1b) this.state = ESCAPE;
-          else if (c === 0x18 || c === 0x1a) this.state = GROUND; // CAN, SUB
-          else if (c < 0x20) this.control(c);
-          else if (c !== 0x7f) {
-            this.state = GROUND;
-            return i;
-          }
-          break;
-        case OSC:
-        case CONTROL_STRING: {
-          // Skip the body with one regex search: OSC 8 links and OSC 52 payloads can be long.
-          const end = this.state === OSC ? OSC_END : STRING_END;
-          end.lastIndex = i;
-          const m = end.exec(s);
-          if (m === null) return n;
-          i = m.index;
-          const t = s.charCodeAt(i);
-          this.state = t === 0x1b ? STRING_ESCAPE : GROUND;
-          break;
-        }
-        case STRING_ESCAPE:
-          if (c === 0x5c) this.state = GROUND;
-          else {
-            this.state = ESCAPE; // the ESC aborted the string and begins a sequence of its own
-            continue;
-          }
-          break;
-        default:
-          return i;
-      }
-      i++;
-      if (this.state === GROUND) return i;
-    }
-    return i;
-  }
-
-  private csi(final: number): void {
-    const p = this.params;
+  /** A CSI sequence (escape-parser.ts): a cursor move or an erase on the lines, or anything on the screen. */
+  private csi(final: number, p: string): void {
     const first = p.charCodeAt(0);
     if (first >= 0x3c && first <= 0x3f) {
       // private (`?2004h`, `>c`, …): modes, never text; the alternate screen's switch matters
@@ -440,112 +348,4 @@ export class TerminalTextCleaner {
 export function cleanTerminalOutput(raw: string): string {
   const cleaner = new TerminalTextCleaner();
   return cleaner.push(raw) + cleaner.end();
-}
-
-export interface CollectorOptions {
-  maxChars: number;
-  /** Receives the whole output in order: everything so far once the limit is first passed, then each later chunk. */
-  onSpill?: (text: string) => void;
-}
-
-export function omissionNotice(omitted: number, spillPath?: string): string {
-  return spillPath === undefined
-    ? `[… ${omitted} characters omitted]`
-    : `[… ${omitted} characters omitted; full output in ${spillPath}]`;
-}
-
-/**
- * Keeps everything up to maxChars; past that only the first half and the last half, handing the whole output to
- * onSpill so the caller can write it to a file. Retains at most 1.5 × maxChars characters whatever the output size.
- */
-export class OutputCollector {
-  private readonly maxChars: number;
-  private readonly headChars: number;
-  private readonly tailChars: number;
-  private readonly onSpill: ((text: string) => void) | undefined;
-  /** Before truncation: all of the output. After: its tail, at most 2 × tailChars. */
-  private parts: string[] = [];
-  private partsChars = 0;
-  private head = "";
-  private total = 0;
-  private cut = false;
-
-  constructor(options: CollectorOptions) {
-    if (!Number.isInteger(options.maxChars) || options.maxChars < 0) {
-      throw new RangeError(`maxChars must be a whole number ≥ 0, not ${options.maxChars}`);
-    }
-    this.maxChars = options.maxChars;
-    this.headChars = Math.floor(options.maxChars / 2);
-    this.tailChars = options.maxChars - this.headChars;
-    this.onSpill = options.onSpill;
-  }
-
-  get totalChars(): number {
-    return this.total;
-  }
-
-  get truncated(): boolean {
-    return this.cut;
-  }
-
-  /** Characters held in memory now (for tests and diagnostics). */
-  get retainedChars(): number {
-    return this.head.length + this.partsChars;
-  }
-
-  push(clean: string): void {
-    if (clean === "") return;
-    this.total += clean.length;
-    if (!this.cut) {
-      if (this.partsChars + clean.length <= this.maxChars) {
-        this.parts.push(detach(clean));
-        this.partsChars += clean.length;
-        return;
-      }
-      const all = this.parts.join("") + clean;
-      this.cut = true;
-      this.onSpill?.(all);
-      this.head = detach(all.slice(0, this.headChars));
-      this.parts = [];
-      this.partsChars = 0;
-      this.keepTail(all);
-      return;
-    }
-    this.onSpill?.(clean);
-    this.keepTail(clean);
-  }
-
-  render(spillPath?: string): string {
-    if (!this.cut) return this.parts.join("");
-    const joined = this.parts.join("");
-    let tail = joined.slice(Math.max(0, joined.length - this.tailChars));
-    let head = this.head;
-    // Never show half a surrogate pair at either edge of the cut.
-    if (isHighSurrogate(head.charCodeAt(head.length - 1))) head = head.slice(0, -1);
-    if (isLowSurrogate(tail.charCodeAt(0))) tail = tail.slice(1);
-    const omitted = this.total - head.length - tail.length;
-    return head + "\n" + omissionNotice(omitted, spillPath) + "\n" + tail;
-  }
-
-  private keepTail(text: string): void {
-    if (this.tailChars === 0) return;
-    const kept = text.length > this.tailChars ? text.slice(text.length - this.tailChars) : text;
-    this.parts.push(detach(kept));
-    this.partsChars += kept.length;
-    // Compacting only past twice the tail keeps the copying linear in the output size.
-    if (this.partsChars > 2 * this.tailChars) {
-      const joined = this.parts.join("");
-      const tail = detach(joined.slice(joined.length - this.tailChars));
-      this.parts = [tail];
-      this.partsChars = tail.length;
-    }
-  }
-}
-
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
 }
