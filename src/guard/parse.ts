@@ -8,6 +8,7 @@ import { GUARD } from "../limits.ts";
 import type { ParserMemory } from "./language.ts";
 import { longestPipeline } from "./pipelines.ts";
 import { copyTree, type SyntaxNode } from "./tree.ts";
+import { affects, forget, makeCommand, nested, shellAssigns, SKIP, type Analysis, type AnalyzeOptions, type Ctx, type FunctionEffects, type Task } from "./analysis.ts";
 import { DYN, variableOf, type Command, type FunctionDef, type Redirect, type Script, type SyntaxProblem, type Word } from "./facts.ts";
 import { findExecs, inlineCode, literalWord, parseArgs, programName, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
 import { embeddedCode } from "./embedded.ts";
@@ -41,31 +42,6 @@ export function unescapedBacktick(text: string): boolean {
 /** The heredoc delimiters both parsers read alike: a plain word, or one quoted whole in '' or "". */
 const PLAIN_DELIMITER = /^(?:([A-Za-z0-9_.,:@%+=-]+)|'([A-Za-z0-9_.,:@%+=-]+)'|"([A-Za-z0-9_.,:@%+=-]+)")$/;
 
-export interface AnalyzeOptions {
-  cwd: string;
-  home: string;
-  /** How deep `bash -c` / `eval` strings are unpacked before giving up. */
-  maxNestedDepth: number;
-  /** Parse plain commands without tree-sitter (default). Off only to compare the two paths in tests. */
-  fastPath?: boolean;
-}
-
-interface Ctx {
-  scope: Scope;
-  pipeline: Command["pipeline"];
-  owner: Command | null;
-  via: string | null;
-  fn: string | null;
-  depth: number;
-  background: boolean;
-  /** Branching statements this one is inside. */
-  branches?: number;
-  /** Text that runs later, if ever (an alias value): judged when it parses, but a syntax error in it refuses nothing. */
-  lenient?: boolean;
-  /** Inside a loop without end whose body never pauses. */
-  endless?: boolean;
-}
-
 /** `while true`, `while :`, `until false`, `for ((;;))`: a loop that never ends by itself, and whose body never pauses. */
 function endlessLoop(node: SyntaxNode): boolean {
   const body = node.children.find((c) => c.type === "do_group");
@@ -78,19 +54,10 @@ function endlessLoop(node: SyntaxNode): boolean {
   return keyword === "until" ? /^false$/.test(condition) : /^(?:true|:|\[ 1 \]|\[\[ 1 \]\]|\(\( *1 *\)\))$/.test(condition);
 }
 
-type Task = { node: SyntaxNode; ctx: Ctx } | (() => void);
-
 /** Statements whose parts may run in any order, any number of times, or not at all. */
 const BRANCHING = new Set(["if_statement", "case_statement", "while_statement", "for_statement", "c_style_for_statement"]);
 /** How deep branches are walked twice (once with the state before, once with every state they may see). */
 const MAX_REWALK_DEPTH = 3;
-
-/** What calling a function of the script does to the caller's state. */
-interface FunctionEffects {
-  names: Set<string>;
-  cwd: boolean;
-  opaque: boolean;
-}
 
 /**
  * tree-sitter hangs a trailing redirect on a whole list or pipeline (`cd B && find . >> f`); bash
@@ -115,8 +82,6 @@ interface DeclaredArray {
   /** `-A`: the keys are strings, not arithmetic. */
   assoc: boolean;
 }
-const SKIP = new Set(["comment", "heredoc_start", "heredoc_end", "variable_name", "file_descriptor"]);
-
 const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
 
 function decodeAnsiC(body: string): string {
@@ -126,11 +91,6 @@ function decodeAnsiC(body: string): string {
     if (e[0] === "c") return String.fromCharCode(e.charCodeAt(1) & 31);
     return C_ESCAPES[e] ?? "\\" + e;
   });
-}
-
-/** The context of code a command runs (`bash -c`, `eval`, find -exec, a shell's stdin): one level deeper. */
-function nested(ctx: Ctx): Ctx {
-  return { ...ctx, scope: ctx.scope.fork(), pipeline: null, owner: null, depth: ctx.depth + 1, background: false };
 }
 
 /** Shell variables that always hold a number (unless the script assigns them). */
@@ -150,17 +110,17 @@ function splitTopColon(text: string): string[] {
   return [text];
 }
 
-export class ScriptAnalyzer {
-  private nextId = 0;
-  private nextPipeline = 0;
+export class ScriptAnalyzer implements Analysis {
+  nextId = 0;
+  nextPipeline = 0;
   /** Redirects tree-sitter put on a list or pipeline, by the command bash gives them to. */
-  private trailing = new Map<SyntaxNode, SyntaxNode[]>();
+  trailing = new Map<SyntaxNode, SyntaxNode[]>();
   /** Commands that may run in other directories too (an earlier `cd` may have failed), by command. */
-  private otherCwds = new Map<Command, readonly string[]>();
+  otherCwds = new Map<Command, readonly string[]>();
   /** What each function of the script changes when called. */
-  private effects = new Map<string, FunctionEffects>();
+  effects = new Map<string, FunctionEffects>();
   /** The last definition of each function, by name. */
-  private lastDef = new Map<string, FunctionDef>();
+  lastDef = new Map<string, FunctionDef>();
 
   constructor(
     private readonly parser: Parser,
@@ -224,7 +184,7 @@ export class ScriptAnalyzer {
     this.options = options;
     const scope = new Scope(options.cwd, null);
     const ctx: Ctx = { scope, pipeline: null, owner: null, via: null, fn: null, depth: 0, background: false };
-    this.run(source, ctx, script, options, undefined);
+    this.run(source, ctx, undefined);
     // A command that may run in several directories is judged in each: one copy per other directory.
     for (const [fact, cwds] of this.otherCwds) {
       for (const cwd of cwds) script.commands.push({ ...fact, id: this.nextId++, cwd });
@@ -232,31 +192,10 @@ export class ScriptAnalyzer {
     return script;
   }
 
-  /** Records that the function being walked (if any) changes `what` for its callers. */
-  private affects(ctx: Ctx, what: { name?: string; cwd?: boolean; opaque?: boolean }): void {
-    if (ctx.fn === null) return;
-    let e = this.effects.get(ctx.fn);
-    if (!e) this.effects.set(ctx.fn, (e = { names: new Set(), cwd: false, opaque: false }));
-    if (what.name !== undefined) e.names.add(what.name);
-    if (what.cwd) e.cwd = true;
-    if (what.opaque) e.opaque = true;
-  }
-
-  /** `fact` sets or unsets the shell variable `name` (not exported): its value is unknown from here on. */
-  private shellAssigns(fact: Command, ctx: Ctx, name: string, numeric = false): void {
-    this.forget(ctx, name, numeric);
-    (fact.shellAssigns ??= []).push(name);
-  }
-
-  private forget(ctx: Ctx, name: string, numeric = false): void {
-    // `read 'x[0]'`, `printf -v 'x[0]'`, `unset 'x[0]'`: `$x` is element 0, so it is x that is no longer known.
-    const base = variableOf(name) ?? name;
-    ctx.scope.forget(base, numeric && base === name);
-    this.affects(ctx, { name: base });
-  }
-
   /** Parses `source` and walks it; nested code (bash -c strings) comes back here with depth + 1. */
-  private run(source: string, ctx: Ctx, script: Script, options: AnalyzeOptions, where: string | undefined): void {
+  run(source: string, ctx: Ctx, where: string | undefined): void {
+    const script = this.script;
+    const options = this.options;
     if (ctx.depth > options.maxNestedDepth) {
       script.incomplete ??= `code is nested more than ${options.maxNestedDepth} levels deep (${where ?? "bash -c"})`;
       return;
@@ -358,7 +297,7 @@ export class ScriptAnalyzer {
             stack.push({ node: body, ctx });
           } else {
             // `{ …; } > file`, `while …; done < f`: the redirects still write.
-            const bare = this.makeCommand(node.text, [], [], ctx, script);
+            const bare = makeCommand(this, node.text, [], [], ctx);
             const words: SyntaxNode[] = [];
             for (const r of redirects) this.redirect(r, bare, ctx, words, script, source, where);
             this.pushWords(words, bare, ctx, stack);
@@ -419,7 +358,7 @@ export class ScriptAnalyzer {
         case "variable_assignment":
         case "variable_assignments": {
           const assigns = node.type === "variable_assignment" ? [node] : node.namedChildren.filter((c) => c.type === "variable_assignment");
-          const fact = this.makeCommand(node.text, [], [], ctx, script);
+          const fact = makeCommand(this, node.text, [], [], ctx);
           const words: SyntaxNode[] = [];
           for (const a of assigns) this.assignment(a, fact, ctx, words, true);
           this.pushWords(words, fact, ctx, stack);
@@ -427,7 +366,7 @@ export class ScriptAnalyzer {
         }
         case "declaration_command":
         case "unset_command": {
-          const fact = this.makeCommand(node.text, [], [], ctx, script);
+          const fact = makeCommand(this, node.text, [], [], ctx);
           const words: SyntaxNode[] = [];
           const keyword = node.children[0]?.text ?? "";
           let nameref = false;
@@ -465,7 +404,7 @@ export class ScriptAnalyzer {
           // A nameref makes one name stand for another: the guard follows neither from here on.
           if (nameref) {
             ctx.scope.forgetAll();
-            this.affects(ctx, { opaque: true });
+            affects(this, ctx, { opaque: true });
           }
           this.pushWords(words, fact, ctx, stack);
           break;
@@ -474,7 +413,7 @@ export class ScriptAnalyzer {
         case "arithmetic_expansion": {
           const open = node.children[0]?.type;
           if (open === "((" || open === "$((" || open === "$[") {
-            const fact = this.makeCommand(node.text, [], [], ctx, script);
+            const fact = makeCommand(this, node.text, [], [], ctx);
             const body = node.text.slice(open.length, open === "$[" ? -1 : -2);
             this.arith(body, false, open === "((" ? "(( ))" : `${open}…${open === "$[" ? "]" : "))"}`, fact, ctx);
           }
@@ -494,7 +433,7 @@ export class ScriptAnalyzer {
             break;
           }
           if (/[:[@!=]/.test(node.text)) {
-            const fact = this.makeCommand(node.text, [], [], ctx, script);
+            const fact = makeCommand(this, node.text, [], [], ctx);
             this.expansionCode(node, fact, ctx);
           }
           this.unparsedCode(node, ctx, script, options, "${…}");
@@ -511,7 +450,7 @@ export class ScriptAnalyzer {
           break;
         }
         case "test_command": {
-          const fact = this.makeCommand(node.text, [], [], ctx, script);
+          const fact = makeCommand(this, node.text, [], [], ctx);
           this.testCode(node, fact, ctx);
           this.unparsedCode(node, ctx, script, options, "[[ … =~ … ]]");
           pushChildren(node.children, ctx);
@@ -539,14 +478,14 @@ export class ScriptAnalyzer {
     const select = node.type === "for_statement" && node.children[0]?.type === "select";
     const walkOnce = (): void => {
       // `for PATH in /tmp/x; do ls; done` runs /tmp/x/ls: the loop variable is set like any other.
-      if (loopVar) this.shellAssigns(this.makeCommand(`${select ? "select" : "for"} ${loopVar}`, [], [], inner, script), ctx, loopVar);
-      if (select) this.forget(ctx, "REPLY");
+      if (loopVar) shellAssigns(this, makeCommand(this, `${select ? "select" : "for"} ${loopVar}`, [], [], inner), ctx, loopVar);
+      if (select) forget(this, ctx, "REPLY");
       if (node.type === "c_style_for_statement") {
         // The header `((init; test; step))` is arithmetic.
         const open = node.children.find((c) => c.type === "((");
         const close = node.children.find((c) => c.type === "))");
         if (open && close) {
-          const fact = this.makeCommand(node.text.slice(0, close.endIndex - node.startIndex), [], [], inner, script);
+          const fact = makeCommand(this, node.text.slice(0, close.endIndex - node.startIndex), [], [], inner);
           for (const part of node.text.slice(open.endIndex - node.startIndex, close.startIndex - node.startIndex).split(";")) this.arith(part, false, "for (( ))", fact, inner);
         }
         // Its substitutions still run; its `i=0` is arithmetic (done above), not a plain assignment.
@@ -558,7 +497,7 @@ export class ScriptAnalyzer {
     if (depth > MAX_REWALK_DEPTH) {
       // Too deep to walk twice: everything it may change is unknown from the start.
       ctx.scope.forgetAll();
-      this.affects(ctx, { opaque: true });
+      affects(this, ctx, { opaque: true });
       walkOnce();
       return;
     }
@@ -641,7 +580,7 @@ export class ScriptAnalyzer {
         for (const w of pc.words) argv.push(...plainWords(w, c.scope, this.home, "argv"));
         const redirects: Redirect[] = [];
         for (const r of pc.redirects) redirects.push({ op: r.op, fd: r.fd, target: plainWords(r.target, c.scope, this.home, "redirect")[0]! });
-        const fact = this.makeCommand(pc.text, argv, redirects, c, script);
+        const fact = makeCommand(this, pc.text, argv, redirects, c);
         // Substitutions run as commands of their own, owned by this one, in source order, and (as on the tree
         // path) in the state from before the command (a `cd $(…)` has not happened for them).
         let withSubs: PlainWord[] | null = null;
@@ -655,28 +594,6 @@ export class ScriptAnalyzer {
         }
       }
     }
-  }
-
-  private makeCommand(text: string, argv: Word[], redirects: Redirect[], ctx: Ctx, script: Script): Command {
-    ctx.scope.lastCd = null;
-    const fact: Command = {
-      id: this.nextId++,
-      text,
-      argv,
-      assignments: [],
-      redirects,
-      cwd: ctx.scope.cwd,
-      pipeline: ctx.pipeline,
-      owner: ctx.owner,
-      via: ctx.via,
-      fn: ctx.fn,
-      background: ctx.background,
-      depth: ctx.depth,
-    };
-    if (ctx.endless) fact.endlessLoop = true;
-    script.commands.push(fact);
-    if (ctx.scope.cwd !== null && ctx.scope.alts.length) this.otherCwds.set(fact, ctx.scope.alts);
-    return fact;
   }
 
   /**
@@ -762,7 +679,7 @@ export class ScriptAnalyzer {
     const base = variableOf(name) ?? "x";
     const code = `${declared.assoc ? "declare -A " : ""}${base}${append ? "+" : ""}=${v}`;
     const via = `${declared.keyword} ${name}=…`;
-    this.run(code, { ...nested(ctx), via }, this.script, this.options, `in the value of ${via} (a compound array assignment)`);
+    this.run(code, { ...nested(ctx), via }, `in the value of ${via} (a compound array assignment)`);
   }
 
   /** One variable set to one value: for the rules, for the prompt code bash runs later, and for the scope. */
@@ -774,7 +691,7 @@ export class ScriptAnalyzer {
     const base = variableOf(name);
     if (base !== null && /^(?:PROMPT_COMMAND|PS[0124])$/.test(base) && !value.dynamic && value.value.trim()) {
       const code = base === "PROMPT_COMMAND" ? value.value : `: "${asDoubleQuoted(value.value)}"`;
-      this.run(code, { ...nested(ctx), via: name }, this.script, this.options, `in ${name}`);
+      this.run(code, { ...nested(ctx), via: name }, `in ${name}`);
     }
     if (!persistent) return;
     this.setVar(ctx, name, value, append);
@@ -785,10 +702,10 @@ export class ScriptAnalyzer {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
       // `a[i]=x`: an element, not a value the guard follows; `$a` is element 0, so a's value is not known after it.
       const base = variableOf(name);
-      if (base !== null) this.forget(ctx, base);
+      if (base !== null) forget(this, ctx, base);
       return;
     }
-    this.affects(ctx, { name });
+    affects(this, ctx, { name });
     // `cd ..` goes up from $PWD, not from where the shell is: after PWD=…, nobody knows where it goes.
     if (name === "PWD") ctx.scope.lostCwd();
     const old = append ? (ctx.scope.get(name) ?? DYN) : "";
@@ -804,7 +721,7 @@ export class ScriptAnalyzer {
       const text = w.text;
       // `${PATH:=/tmp/x}` and `${PATH=…}` assign PATH in the shell that expands the word.
       // `${PATH[0]:=…}` assigns PATH too (element 0 is the variable).
-      if (text.includes("${")) for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?:?=/g)) this.shellAssigns(owner, ctx, m[1]!);
+      if (text.includes("${")) for (const m of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?:?=/g)) shellAssigns(this, owner, ctx, m[1]!);
       if (text.includes("$") || text.includes("`") || text.includes("<(") || text.includes(">(")) {
         sub ??= { ...ctx, scope: ctx.scope.fork(), owner, pipeline: null, background: false };
         stack.push({ node: w, ctx: sub });
@@ -821,7 +738,7 @@ export class ScriptAnalyzer {
     for (const c of node.namedChildren) {
       if ((c.type === "regex" || c.type === "word") && /\$\(|`|[<>]\(/.test(c.text)) {
         // As a double-quoted string: a newline or `#` in it is text, not the end of a command or a comment.
-        this.run(`: "${asDoubleQuoted(c.text)}"`, { ...nested(ctx), via: label }, script, options, `in ${label}`);
+        this.run(`: "${asDoubleQuoted(c.text)}"`, { ...nested(ctx), via: label }, `in ${label}`);
       }
     }
   }
@@ -837,7 +754,7 @@ export class ScriptAnalyzer {
     source: string,
     where: string | undefined,
   ): void {
-    const fact = this.makeCommand(node.text, [], [], ctx, script);
+    const fact = makeCommand(this, node.text, [], [], ctx);
     if (outerRedirects.length) fact.text = source.slice(node.startIndex, outerRedirects[outerRedirects.length - 1]!.endIndex);
     const words: SyntaxNode[] = [];
     const later: SyntaxNode[] = [];
@@ -869,7 +786,7 @@ export class ScriptAnalyzer {
     if (fact.text.includes("}>") || fact.text.includes("}<")) {
       for (const m of fact.text.matchAll(/(?:^|[\s;&|()])\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)\}(?=[<>])/g)) {
         this.evaluatedName(literalWord(m[1]!), "a named descriptor", fact, ctx);
-        this.shellAssigns(fact, ctx, m[1]!);
+        shellAssigns(this, fact, ctx, m[1]!);
       }
     }
     // Things tree-sitter hangs under a heredoc redirect (`cat <<EOF | sh`, `cat <<EOF && x`) come after it.
@@ -921,19 +838,19 @@ export class ScriptAnalyzer {
       const label = eff.name === "eval" ? "eval" : `${eff.name} -c`;
       // eval runs in this shell: what it changes stays (unless it runs in a pipeline or the background).
       const inner = eff.name === "eval" && here ? { ...nested(ctx), scope: ctx.scope } : nested(ctx);
-      this.run(code.value, { ...inner, via: label }, script, options, `in the string given to ${label}`);
+      this.run(code.value, { ...inner, via: label }, `in the string given to ${label}`);
     }
     // Command lines inside other programs' arguments (trap, tar --to-command, git -c core.pager, python3 -c os.system(…)).
     // An interpreter reading its program from a static heredoc or herestring: that text is its inline code.
     const fed = fact.redirects.find((r) => r.body && !r.body.dynamic && (r.op === "<<" || r.op === "<<-" || r.op === "<<<"))?.body?.text;
     for (const e of embeddedCode(eff, fact.argv, fact.assignments, fed)) {
-      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via, ...(e.lenient ? { lenient: true } : {}) }, script, options, `in the command given to ${e.via}`);
+      if (!e.code.dynamic) this.run(e.code.value, { ...nested(ctx), via: e.via, ...(e.lenient ? { lenient: true } : {}) }, `in the command given to ${e.via}`);
     }
     // Command lines a wrapper runs itself (`strace -o '|CMD'`).
-    if (eff.wrapperCode) for (const w of eff.wrapperCode) if (!w.dynamic) this.run(w.value, { ...nested(ctx), via: eff.wrappers.join(" ") }, script, options, `in the command given to ${eff.wrappers.join(" ")}`);
+    if (eff.wrapperCode) for (const w of eff.wrapperCode) if (!w.dynamic) this.run(w.value, { ...nested(ctx), via: eff.wrappers.join(" ") }, `in the command given to ${eff.wrappers.join(" ")}`);
     // A program the guard does not know may run its arguments: judge the commands they spell.
     for (const argv of argumentCommands(eff, fed)) {
-      const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: `the arguments of ${eff.name}`, pipeline: null }, script);
+      const child = makeCommand(this, argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: `the arguments of ${eff.name}`, pipeline: null });
       this.derived(child, nested(ctx), script, options);
     }
     if (eff.name === "find") {
@@ -942,7 +859,7 @@ export class ScriptAnalyzer {
           // `{}` is each path found: the root itself only when no test narrows what is found.
           const found = exec.filtered ? `${root.value.replace(/\/+$/, "")}/${DYN}` : root.value;
           const argv = exec.argv.map((w) => (w.value.includes("{}") ? { ...w, value: w.value.split("{}").join(found), dynamic: w.dynamic || found.includes(DYN) } : w));
-          const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: "find -exec", pipeline: null }, script);
+          const child = makeCommand(this, argv.map((w) => w.raw).join(" "), argv, [], { ...ctx, via: "find -exec", pipeline: null });
           this.derived(child, nested(ctx), script, options);
         }
       }
@@ -950,7 +867,7 @@ export class ScriptAnalyzer {
     if (eff.name !== null && (SHELLS.has(eff.name) || eff.name === "source" || eff.name === ".") && programSource(eff) === "stdin") {
       const text = this.stdinText(fact, stages);
       const inner = sourced !== null && here ? { ...nested(ctx), scope: ctx.scope } : nested(ctx);
-      if (text !== null && !text.includes(DYN)) this.run(text, { ...inner, via: `text fed to ${eff.name}` }, script, options, `in the text fed to ${eff.name}`);
+      if (text !== null && !text.includes(DYN)) this.run(text, { ...inner, via: `text fed to ${eff.name}` }, `in the text fed to ${eff.name}`);
     }
   }
 
@@ -993,11 +910,11 @@ export class ScriptAnalyzer {
       if (name.includes(DYN)) continue;
       if (keyword === "unset" && functions) continue; // `unset -f f` removes a function (session-names judges its name)
       if (exports && functions) (fact.exports ??= []).push(`BASH_FUNC_${name}%%`);
-      else if (prints) this.forget(ctx, name);
+      else if (prints) forget(this, ctx, name);
       else if (exports) {
         (fact.exports ??= []).push(name);
-        this.forget(ctx, name);
-      } else this.shellAssigns(fact, ctx, name);
+        forget(this, ctx, name);
+      } else shellAssigns(this, fact, ctx, name);
       if (m && !computed) {
         const value: Word = { raw: w.raw, value: m[3]!, dynamic: m[3]!.includes(DYN), glob: false };
         if (!exports || !functions) this.compoundValue(this.declaredArray(keyword, names.slice(0, names.indexOf(w))), m[1]!, value, m[2] === "+", fact, ctx);
@@ -1033,7 +950,7 @@ export class ScriptAnalyzer {
       // command): the same builtin as a declaration_command. (Those never come here.)
       if (this.declares(fact, ctx, name, args)) {
         ctx.scope.forgetAll();
-        this.affects(ctx, { opaque: true });
+        affects(this, ctx, { opaque: true });
       }
     }
   }
@@ -1044,7 +961,7 @@ export class ScriptAnalyzer {
     const name = eff.name;
     const args = eff.argv.slice(1);
     if (name === "cd" || name === "pushd") {
-      this.affects(ctx, { cwd: true });
+      affects(this, ctx, { cwd: true });
       const end = args.findIndex((w) => w.value === "--");
       const operands = args.filter((w, i) => !(w.value.startsWith("-") && w.value !== "-" && (end < 0 || i < end)) && w.value !== "--");
       const target = operands[0];
@@ -1066,7 +983,7 @@ export class ScriptAnalyzer {
       return;
     }
     if (name === "popd") {
-      this.affects(ctx, { cwd: true });
+      affects(this, ctx, { cwd: true });
       scope.lostCwd();
       return;
     }
@@ -1075,27 +992,27 @@ export class ScriptAnalyzer {
       const p = parseArgs(args, name === "read" ? "adinNptu" : name === "wait" ? "p" : name === "getopts" ? "" : "dnOsuCc");
       const arrays = [p.values.get("a"), name === "wait" ? p.values.get("p") : undefined].filter((w): w is Word => w !== undefined);
       const names = name === "getopts" ? p.operands.slice(1, 2) : name === "wait" ? [] : p.operands;
-      for (const w of [...arrays, ...names]) if (!w.dynamic) this.shellAssigns(fact, ctx, w.value);
+      for (const w of [...arrays, ...names]) if (!w.dynamic) shellAssigns(this, fact, ctx, w.value);
       // The variables they fill when no name is given, and getopts' own.
-      if (name === "read" && names.length === 0 && arrays.length === 0) this.forget(ctx, "REPLY");
-      if ((name === "mapfile" || name === "readarray") && names.length === 0) this.forget(ctx, "MAPFILE");
-      if (name === "getopts") for (const v of ["OPTARG", "OPTIND"]) this.forget(ctx, v);
+      if (name === "read" && names.length === 0 && arrays.length === 0) forget(this, ctx, "REPLY");
+      if ((name === "mapfile" || name === "readarray") && names.length === 0) forget(this, ctx, "MAPFILE");
+      if (name === "getopts") for (const v of ["OPTARG", "OPTIND"]) forget(this, ctx, v);
       return;
     }
     if (name === "printf") {
       const v = parseArgs(args, "v").values.get("v");
-      if (v && !v.dynamic) this.shellAssigns(fact, ctx, v.value);
+      if (v && !v.dynamic) shellAssigns(this, fact, ctx, v.value);
       return;
     }
     if (name === "source" || name === ".") {
       // A sourced file may change anything.
       scope.forgetAll();
-      this.affects(ctx, { opaque: true });
+      affects(this, ctx, { opaque: true });
       return;
     }
     if (name === "eval" && (inlineCode(eff)?.dynamic ?? false)) {
       scope.forgetAll();
-      this.affects(ctx, { opaque: true });
+      affects(this, ctx, { opaque: true });
       return;
     }
     const calls = name !== null && eff.wrappers.length === 0 ? this.effects.get(name) : undefined;
@@ -1103,8 +1020,8 @@ export class ScriptAnalyzer {
       if (calls.opaque) scope.forgetAll();
       if (calls.cwd) scope.lostCwd();
       for (const n of calls.names) scope.forget(n);
-      this.affects(ctx, { opaque: calls.opaque, cwd: calls.cwd });
-      if (ctx.fn !== null) for (const n of calls.names) this.affects(ctx, { name: n });
+      affects(this, ctx, { opaque: calls.opaque, cwd: calls.cwd });
+      if (ctx.fn !== null) for (const n of calls.names) affects(this, ctx, { name: n });
     }
   }
 
@@ -1112,10 +1029,10 @@ export class ScriptAnalyzer {
   private derived(fact: Command, nested: Ctx, script: Script, options: AnalyzeOptions): void {
     const eff = unwrap(fact.argv);
     const code = inlineCode(eff);
-    if (code && !code.dynamic) this.run(code.value, { ...nested, via: `${eff.name} -c` }, script, options, `in the string given to ${eff.name} -c`);
+    if (code && !code.dynamic) this.run(code.value, { ...nested, via: `${eff.name} -c` }, `in the string given to ${eff.name} -c`);
     if (nested.depth > options.maxNestedDepth) return;
     for (const argv of argumentCommands(eff)) {
-      const child = this.makeCommand(argv.map((w) => w.raw).join(" "), argv, [], { ...nested, via: `the arguments of ${eff.name}` }, script);
+      const child = makeCommand(this, argv.map((w) => w.raw).join(" "), argv, [], { ...nested, via: `the arguments of ${eff.name}` });
       this.derived(child, { ...nested, depth: nested.depth + 1 }, script, options);
     }
   }
@@ -1211,7 +1128,7 @@ export class ScriptAnalyzer {
       } else if (!quoted && raw.includes("$")) {
         // Nor does it always parse the `$(…)` of an unquoted body (`?(` before it leaves the whole body text).
         // Bash expands the body as it would a double-quoted string: parse it as one, and judge what it runs.
-        this.run(`: "${heredocAsString(raw)}"`, { ...nested(ctx), via: "a heredoc body" }, script, this.options, "in the body of a heredoc");
+        this.run(`: "${heredocAsString(raw)}"`, { ...nested(ctx), via: "a heredoc body" }, "in the body of a heredoc");
       }
       if (bodyNode && !quoted) {
         const value = word(bodyNode, ctx.scope, this.home);
@@ -1310,9 +1227,9 @@ export class ScriptAnalyzer {
   /** Set per check: characters of code still to be parsed (the command and code inside it) before giving up. */
   private parseBudget = 0;
   /** Set per check: characters arithmetic may still read (values it reads as expressions included). */
-  private arithBudget = { left: 0 };
-  private script!: Script;
-  private options!: AnalyzeOptions;
+  arithBudget = { left: 0 };
+  script!: Script;
+  options!: AnalyzeOptions;
 
   /** A variable as arithmetic reads it: the shell's own counters are numbers unless the script set them. */
   private arithLookup(scope: Scope): (name: string) => string | undefined {
@@ -1333,8 +1250,8 @@ export class ScriptAnalyzer {
     const evaluated = expanded ? text : expandArithmetic(text, lookup, inner);
     const r = checkArithmetic(evaluated, lookup, this.arithBudget);
     if (r.unknown !== null) fact.evaluatesUnknown ??= `${what} on ${r.unknown}`;
-    for (const code of r.code) this.run(code, { ...nested(ctx), via: "a subscript in arithmetic" }, this.script, this.options, "in a subscript that arithmetic evaluates");
-    for (const name of r.assigned) this.shellAssigns(fact, ctx, name, true);
+    for (const code of r.code) this.run(code, { ...nested(ctx), via: "a subscript in arithmetic" }, "in a subscript that arithmetic evaluates");
+    for (const name of r.assigned) shellAssigns(this, fact, ctx, name, true);
   }
 
   /** A variable name that bash parses, subscript and all (`read NAME`, `printf -v NAME`, `test -v NAME`). */
@@ -1367,14 +1284,14 @@ export class ScriptAnalyzer {
       // heredoc); `${!x:=…}` assigns the variable x names.
       const target = bang ? lookup(name) : name;
       if (target === undefined || target.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (it names the variable to assign)`;
-      else this.shellAssigns(fact, ctx, target);
+      else shellAssigns(this, fact, ctx, target);
     }
     if (rest === "@P") {
       // A prompt string: its $(…) and `…` run.
       const v = /^[A-Za-z_]/.test(name) ? lookup(name) : undefined;
       if (v === undefined || v.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (a prompt string)`;
       else for (const code of substitutions(v)) {
-        this.run(code, { ...nested(ctx), via: "a prompt string" }, this.script, this.options, "in a prompt string");
+        this.run(code, { ...nested(ctx), via: "a prompt string" }, "in a prompt string");
       }
     }
     const substring = /^:(?![-=?+])([^]*)$/.exec(rest);
