@@ -18,6 +18,7 @@ import { cdTarget, DYN_NUM, Scope, type ScopeState } from "./scope.ts";
 import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
 import { parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
 import { describeSyntaxError } from "./syntax-error.ts";
+import { arith, evaluatedName, expansionCode, testCode } from "./evaluated-text.ts";
 import { asDoubleQuoted, commentAfterContinuation, dollarBraceEnd, readWriteAsRead } from "./source-text.ts";
 import { appendWords, fields, lookupVar, plainWords, word, type WordMode } from "./words.ts";
 
@@ -93,22 +94,7 @@ function decodeAnsiC(body: string): string {
   });
 }
 
-/** Shell variables that always hold a number (unless the script assigns them). */
-const SHELL_NUMBERS = new Set(["RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "PPID", "UID", "EUID", "EPOCHSECONDS", "OPTIND", "HISTCMD", "COLUMNS", "LINES", "SHLVL"]);
 
-/** Arithmetic comparison operators of `[[ ]]` (each side is evaluated as arithmetic). */
-const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
-
-function splitTopColon(text: string): string[] {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (c === ":" && depth === 0) return [text.slice(0, i), text.slice(i + 1)];
-  }
-  return [text];
-}
 
 export class ScriptAnalyzer implements Analysis {
   nextId = 0;
@@ -415,7 +401,7 @@ export class ScriptAnalyzer implements Analysis {
           if (open === "((" || open === "$((" || open === "$[") {
             const fact = makeCommand(this, node.text, [], [], ctx);
             const body = node.text.slice(open.length, open === "$[" ? -1 : -2);
-            this.arith(body, false, open === "((" ? "(( ))" : `${open}…${open === "$[" ? "]" : "))"}`, fact, ctx);
+            arith(this, body, false, open === "((" ? "(( ))" : `${open}…${open === "$[" ? "]" : "))"}`, fact, ctx);
           }
           pushChildren(node.children, ctx);
           break;
@@ -434,7 +420,7 @@ export class ScriptAnalyzer implements Analysis {
           }
           if (/[:[@!=]/.test(node.text)) {
             const fact = makeCommand(this, node.text, [], [], ctx);
-            this.expansionCode(node, fact, ctx);
+            expansionCode(this, node, fact, ctx);
           }
           this.unparsedCode(node, ctx, script, options, "${…}");
           pushChildren(node.children, ctx);
@@ -451,7 +437,7 @@ export class ScriptAnalyzer implements Analysis {
         }
         case "test_command": {
           const fact = makeCommand(this, node.text, [], [], ctx);
-          this.testCode(node, fact, ctx);
+          testCode(this, node, fact, ctx);
           this.unparsedCode(node, ctx, script, options, "[[ … =~ … ]]");
           pushChildren(node.children, ctx);
           break;
@@ -486,7 +472,7 @@ export class ScriptAnalyzer implements Analysis {
         const close = node.children.find((c) => c.type === "))");
         if (open && close) {
           const fact = makeCommand(this, node.text.slice(0, close.endIndex - node.startIndex), [], [], inner);
-          for (const part of node.text.slice(open.endIndex - node.startIndex, close.startIndex - node.startIndex).split(";")) this.arith(part, false, "for (( ))", fact, inner);
+          for (const part of node.text.slice(open.endIndex - node.startIndex, close.startIndex - node.startIndex).split(";")) arith(this, part, false, "for (( ))", fact, inner);
         }
         // Its substitutions still run; its `i=0` is arithmetic (done above), not a plain assignment.
         pushChildren(node.children.flatMap((c) => (c.type === "variable_assignment" ? c.namedChildren.slice(1) : [c])), inner);
@@ -509,24 +495,6 @@ export class ScriptAnalyzer implements Analysis {
     });
     walkOnce();
     void script;
-  }
-
-  /** `[[ a -eq b ]]` evaluates both sides as arithmetic; `[[ -v name ]]` parses name's subscript. */
-  private testCode(node: SyntaxNode, fact: Command, ctx: Ctx): void {
-    const todo: SyntaxNode[] = [node];
-    while (todo.length) {
-      const n = todo.pop()!;
-      if (n.type === "command_substitution" || n.type === "process_substitution") continue;
-      const op = n.children.find((c) => c.type === "test_operator");
-      // `[ a -eq b ]` compares integers without evaluating them; only `[[ ]]` evaluates.
-      if (op && n.type === "binary_expression" && ARITH_TESTS.has(op.text) && node.children[0]?.type === "[[") {
-        for (const side of n.namedChildren) if (side !== op) this.arith(side.text, false, `[[ ${op.text} ]]`, fact, ctx);
-      } else if (op && n.type === "unary_expression" && (op.text === "-v" || op.text === "-R")) {
-        const operand = n.namedChildren.find((c) => c !== op);
-        if (operand) this.evaluatedName(word(operand, ctx.scope, this.home), `${node.children[0]?.type ?? "["} ${op.text}`, fact, ctx);
-      }
-      todo.push(...n.namedChildren);
-    }
   }
 
   private pipeline(node: SyntaxNode, ctx: Ctx, stack: Task[]): void {
@@ -606,7 +574,7 @@ export class ScriptAnalyzer implements Analysis {
     const valueNode = node.childForFieldName("value");
     // `a[i]=x`, `a=([i]=x)`: the subscripts are arithmetic (for an indexed array).
     const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([^]*)\]$/.exec(name);
-    if (sub && sub[1] !== "@" && sub[1] !== "*") this.arith(sub[1]!, false, `the subscript of ${name}=`, fact, ctx);
+    if (sub && sub[1] !== "@" && sub[1] !== "*") arith(this, sub[1]!, false, `the subscript of ${name}=`, fact, ctx);
     // `declare -A m=([k]=v)`: an associative array's keys are strings, not arithmetic (their substitutions
     // still run, as the words they are).
     if (valueNode?.type === "array" && !(declared && declared.assoc)) {
@@ -622,14 +590,14 @@ export class ScriptAnalyzer implements Analysis {
         const text = parts.map((c) => c.text).join("");
         const key = /^\[([^\]]*)\]\+?=/.exec(text);
         if (!key) continue;
-        this.arith(key[1]!, false, `the subscript [${key[1]}]=`, fact, ctx);
+        arith(this, key[1]!, false, `the subscript [${key[1]}]=`, fact, ctx);
         // `x=([\$\(cmd\)]=1)`: bash removes the quotes, then evaluates the subscript as arithmetic, which runs
         // the `$(cmd)` the backslashes hid. The subscript is judged after quote removal too (as `unset a[…]`).
         if (/[\\'"]/.test(key[1]!)) {
           const value = parts.map((c) => word(c, ctx.scope, this.home));
           const removed = /^\[([^]*?)\]\+?=/.exec(value.map((w) => w.value).join(""));
           const element = literalWord(`x[${removed?.[1] ?? DYN}]`);
-          this.evaluatedName(value.some((w) => w.dynamic) || !removed ? { ...element, raw: text, dynamic: true } : element, `the subscript [${key[1]}]=`, fact, ctx);
+          evaluatedName(this, value.some((w) => w.dynamic) || !removed ? { ...element, raw: text, dynamic: true } : element, `the subscript [${key[1]}]=`, fact, ctx);
         }
       }
     }
@@ -785,7 +753,7 @@ export class ScriptAnalyzer implements Analysis {
     // asks more). The subscript of an element is evaluated.
     if (fact.text.includes("}>") || fact.text.includes("}<")) {
       for (const m of fact.text.matchAll(/(?:^|[\s;&|()])\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?)\}(?=[<>])/g)) {
-        this.evaluatedName(literalWord(m[1]!), "a named descriptor", fact, ctx);
+        evaluatedName(this, literalWord(m[1]!), "a named descriptor", fact, ctx);
         shellAssigns(this, fact, ctx, m[1]!);
       }
     }
@@ -906,7 +874,7 @@ export class ScriptAnalyzer implements Analysis {
       }
       if (w.dynamic && !parsesNames) continue; // a computed name: the option spec asks (computedName)
       const name = w.value.split("=")[0]!;
-      if (parsesNames) this.evaluatedName(name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
+      if (parsesNames) evaluatedName(this, name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
       if (name.includes(DYN)) continue;
       if (keyword === "unset" && functions) continue; // `unset -f f` removes a function (session-names judges its name)
       if (exports && functions) (fact.exports ??= []).push(`BASH_FUNC_${name}%%`);
@@ -929,22 +897,22 @@ export class ScriptAnalyzer implements Analysis {
     const name = eff.name;
     const args = eff.argv.slice(1);
     if (name === "let") {
-      for (const w of args) this.arith(w.value, true, "let", fact, ctx);
+      for (const w of args) arith(this, w.value, true, "let", fact, ctx);
     } else if (name === "test" || name === "[") {
       args.forEach((w, i) => {
-        if ((w.value === "-v" || w.value === "-R") && args[i + 1]) this.evaluatedName(args[i + 1]!, `${name} ${w.value}`, fact, ctx);
+        if ((w.value === "-v" || w.value === "-R") && args[i + 1]) evaluatedName(this, args[i + 1]!, `${name} ${w.value}`, fact, ctx);
       });
     } else if (name === "printf") {
       const v = parseArgs(args, "v").values.get("v");
-      if (v) this.evaluatedName(v, "printf -v", fact, ctx);
+      if (v) evaluatedName(this, v, "printf -v", fact, ctx);
     } else if (name === "read") {
       const p = parseArgs(args, "adinNptu");
-      for (const w of p.operands) this.evaluatedName(w, "read", fact, ctx);
+      for (const w of p.operands) evaluatedName(this, w, "read", fact, ctx);
       const a = p.values.get("a");
-      if (a) this.evaluatedName(a, "read -a", fact, ctx);
+      if (a) evaluatedName(this, a, "read -a", fact, ctx);
     } else if (name === "wait") {
       const v = parseArgs(args, "p").values.get("p");
-      if (v) this.evaluatedName(v, "wait -p", fact, ctx);
+      if (v) evaluatedName(this, v, "wait -p", fact, ctx);
     } else if (name !== null && DECLARES.has(name)) {
       // `builtin export PAGER`, `command unset PATH`, and `! unset PATH` (which tree-sitter reads as a plain
       // command): the same builtin as a declaration_command. (Those never come here.)
@@ -1231,74 +1199,4 @@ export class ScriptAnalyzer implements Analysis {
   script!: Script;
   options!: AnalyzeOptions;
 
-  /** A variable as arithmetic reads it: the shell's own counters are numbers unless the script set them. */
-  private arithLookup(scope: Scope): (name: string) => string | undefined {
-    return (name) => {
-      const v = lookupVar(name, scope, this.home);
-      if (v === undefined && SHELL_NUMBERS.has(name)) return "0";
-      return v;
-    };
-  }
-
-  /**
-   * Text bash evaluates as arithmetic (`expanded`: shell expansions already done, as in a word's value).
-   * Commands a subscript in it runs are judged as commands; what the guard cannot see marks `fact`.
-   */
-  private arith(text: string, expanded: boolean, what: string, fact: Command, ctx: Ctx): void {
-    const lookup = this.arithLookup(ctx.scope);
-    const inner = (t: string): void => this.arith(t, false, what, fact, ctx);
-    const evaluated = expanded ? text : expandArithmetic(text, lookup, inner);
-    const r = checkArithmetic(evaluated, lookup, this.arithBudget);
-    if (r.unknown !== null) fact.evaluatesUnknown ??= `${what} on ${r.unknown}`;
-    for (const code of r.code) this.run(code, { ...nested(ctx), via: "a subscript in arithmetic" }, "in a subscript that arithmetic evaluates");
-    for (const name of r.assigned) shellAssigns(this, fact, ctx, name, true);
-  }
-
-  /** A variable name that bash parses, subscript and all (`read NAME`, `printf -v NAME`, `test -v NAME`). */
-  private evaluatedName(word: Word, what: string, fact: Command, ctx: Ctx): void {
-    if (word.dynamic) {
-      fact.evaluatesUnknown ??= `${what} \`${word.raw}\` (a name whose subscript would be evaluated)`;
-      return;
-    }
-    const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([^]*)\]/.exec(word.value);
-    if (sub && sub[1] !== "@" && sub[1] !== "*") this.arith(sub[1]!, true, `the subscript of ${what}`, fact, ctx);
-  }
-
-  /** `${…}` forms that evaluate text: `${x:off:len}`, `${a[i]}`, `${x@P}`, `${!x}`. */
-  private expansionCode(node: SyntaxNode, fact: Command, ctx: Ctx): void {
-    const text = node.text;
-    const lookup = this.arithLookup(ctx.scope);
-    const m = /^\$\{([!#]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([^]*)\}$/.exec(text);
-    if (!m) return;
-    const [, prefix, name, subscript, rest] = m as unknown as [string, string, string, string | undefined, string];
-    const bang = prefix === "!";
-    if (subscript && subscript !== "[@]" && subscript !== "[*]") this.arith(subscript.slice(1, -1), false, `the subscript of ${text}`, fact, ctx);
-    if (bang && !subscript && !/^[@*]$/.test(rest) && /^[A-Za-z_]/.test(name)) {
-      // `${!x}`: x's value names the variable to read, subscript and all.
-      const v = lookup(name);
-      if (v === undefined || v.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (it names the variable to read)`;
-      else this.evaluatedName(literalWord(v), text, fact, ctx);
-    }
-    if (/^:?=/.test(rest) && /^[A-Za-z_]/.test(name)) {
-      // `${NAME:=…}`, `${NAME=…}` assign NAME wherever the word stands (an argument, `[[ ]]`, a case subject, a
-      // heredoc); `${!x:=…}` assigns the variable x names.
-      const target = bang ? lookup(name) : name;
-      if (target === undefined || target.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (it names the variable to assign)`;
-      else shellAssigns(this, fact, ctx, target);
-    }
-    if (rest === "@P") {
-      // A prompt string: its $(…) and `…` run.
-      const v = /^[A-Za-z_]/.test(name) ? lookup(name) : undefined;
-      if (v === undefined || v.includes(DYN)) fact.evaluatesUnknown ??= `${text} on \`${name}\` (a prompt string)`;
-      else for (const code of substitutions(v)) {
-        this.run(code, { ...nested(ctx), via: "a prompt string" }, "in a prompt string");
-      }
-    }
-    const substring = /^:(?![-=?+])([^]*)$/.exec(rest);
-    if (substring) {
-      // Offset and length are arithmetic; split at the first top-level colon.
-      const parts = splitTopColon(substring[1]!);
-      for (const part of parts) this.arith(part, false, `the offset of ${text}`, fact, ctx);
-    }
-  }
 }
