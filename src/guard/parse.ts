@@ -19,6 +19,7 @@ import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
 import { parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
 import { describeSyntaxError } from "./syntax-error.ts";
 import { arith, evaluatedName, expansionCode, testCode } from "./evaluated-text.ts";
+import { assignment, assignValue, compoundValue, type DeclaredArray } from "./assignments.ts";
 import { asDoubleQuoted, commentAfterContinuation, dollarBraceEnd, readWriteAsRead } from "./source-text.ts";
 import { appendWords, fields, lookupVar, plainWords, word, type WordMode } from "./words.ts";
 
@@ -75,14 +76,6 @@ const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
 /** Builtins whose operands are names they declare, export or unset. */
 const DECLARES = new Set(["export", "declare", "typeset", "local", "readonly", "unset"]);
 
-/** What a declaration builtin's flags make of an assignment's value (see declaredArray). */
-interface DeclaredArray {
-  keyword: string;
-  /** Bash may read a value `(…)` as a compound array assignment. */
-  array: boolean;
-  /** `-A`: the keys are strings, not arithmetic. */
-  assoc: boolean;
-}
 const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
 
 function decodeAnsiC(body: string): string {
@@ -346,7 +339,7 @@ export class ScriptAnalyzer implements Analysis {
           const assigns = node.type === "variable_assignment" ? [node] : node.namedChildren.filter((c) => c.type === "variable_assignment");
           const fact = makeCommand(this, node.text, [], [], ctx);
           const words: SyntaxNode[] = [];
-          for (const a of assigns) this.assignment(a, fact, ctx, words, true);
+          for (const a of assigns) assignment(this, a, fact, ctx, words, true);
           this.pushWords(words, fact, ctx, stack);
           break;
         }
@@ -364,7 +357,7 @@ export class ScriptAnalyzer implements Analysis {
             if (!c.isNamed) fact.argv.push(literalWord(c.text));
             else if (c.type === "variable_assignment") {
               // The flags before it say whether bash may read its value as a compound array assignment.
-              this.assignment(c, fact, ctx, words, true, keyword !== "unset" ? this.declaredArray(keyword, names) : false);
+              assignment(this, c, fact, ctx, words, true, keyword !== "unset" ? this.declaredArray(keyword, names) : false);
             }
             else if (c.type === "variable_name" || !SKIP.has(c.type)) {
               const ws = c.type === "variable_name" ? [literalWord(c.text)] : fields(c, ctx.scope, this.home, "argv");
@@ -565,52 +558,6 @@ export class ScriptAnalyzer implements Analysis {
   }
 
   /**
-   * `declared`: an argument of declare, typeset, local, export or readonly, which bash brace-expands as a whole
-   * word (`declare x={a,/etc}` is `declare x=a x=/etc`), unlike a plain assignment.
-   */
-  private assignment(node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], persistent: boolean, declared: DeclaredArray | false = false): void {
-    const nameNode = node.childForFieldName("name");
-    const name = nameNode?.text ?? "";
-    const valueNode = node.childForFieldName("value");
-    // `a[i]=x`, `a=([i]=x)`: the subscripts are arithmetic (for an indexed array).
-    const sub = /^[A-Za-z_][A-Za-z0-9_]*\[([^]*)\]$/.exec(name);
-    if (sub && sub[1] !== "@" && sub[1] !== "*") arith(this, sub[1]!, false, `the subscript of ${name}=`, fact, ctx);
-    // `declare -A m=([k]=v)`: an associative array's keys are strings, not arithmetic (their substitutions
-    // still run, as the words they are).
-    if (valueNode?.type === "array" && !(declared && declared.assoc)) {
-      // tree-sitter splits one element in parts with nothing between them (`[\$\(cmd\)]=1` is `[` and the rest):
-      // to bash they are one word.
-      const elements: SyntaxNode[][] = [];
-      for (const c of valueNode.namedChildren) {
-        const last = elements[elements.length - 1];
-        if (last && last[last.length - 1]!.endIndex === c.startIndex) last.push(c);
-        else elements.push([c]);
-      }
-      for (const parts of elements) {
-        const text = parts.map((c) => c.text).join("");
-        const key = /^\[([^\]]*)\]\+?=/.exec(text);
-        if (!key) continue;
-        arith(this, key[1]!, false, `the subscript [${key[1]}]=`, fact, ctx);
-        // `x=([\$\(cmd\)]=1)`: bash removes the quotes, then evaluates the subscript as arithmetic, which runs
-        // the `$(cmd)` the backslashes hid. The subscript is judged after quote removal too (as `unset a[…]`).
-        if (/[\\'"]/.test(key[1]!)) {
-          const value = parts.map((c) => word(c, ctx.scope, this.home));
-          const removed = /^\[([^]*?)\]\+?=/.exec(value.map((w) => w.value).join(""));
-          const element = literalWord(`x[${removed?.[1] ?? DYN}]`);
-          evaluatedName(this, value.some((w) => w.dynamic) || !removed ? { ...element, raw: text, dynamic: true } : element, `the subscript [${key[1]}]=`, fact, ctx);
-        }
-      }
-    }
-    if (valueNode) words.push(valueNode);
-    const append = /^[^=]*\+=/.test(node.text);
-    const values = valueNode ? (declared ? fields(valueNode, ctx.scope, this.home, "value", true) : [word(valueNode, ctx.scope, this.home)]) : [literalWord("")];
-    for (const value of values) {
-      if (declared && valueNode?.type !== "array") this.compoundValue(declared, name, value, append, fact, ctx);
-      this.assignValue(name, value, append, fact, ctx, persistent);
-    }
-  }
-
-  /**
    * What the flags before an assignment given to declare, typeset, local, readonly or export say about its value:
    * bash reads a value that (after quotes and expansions) starts with `(` and ends with `)` as a compound array
    * assignment, running its `$(…)` and subscripts, under `-a`/`-A`, and for declare, typeset and local also when
@@ -628,57 +575,6 @@ export class ScriptAnalyzer implements Analysis {
       }
     }
     return { keyword, array, assoc };
-  }
-
-  /** A declaration's quoted or expanded value that bash reads as `(…)` code: judged as the code it is. */
-  private compoundValue(declared: DeclaredArray, name: string, value: Word, append: boolean, fact: Command, ctx: Ctx): void {
-    if (!declared.array) return;
-    const v = value.value;
-    if (value.dynamic || v.includes(DYN)) {
-      // Unknown unless the known text before or after the expansion rules out `(` … `)`.
-      const first = v.indexOf(DYN);
-      const last = v.lastIndexOf(DYN) + DYN.length;
-      const mayOpen = first === 0 || v.startsWith("(");
-      const mayClose = last === v.length || v.endsWith(")");
-      if (mayOpen && mayClose) fact.evaluatesUnknown ??= `${declared.keyword} ${name}=\`${value.raw}\` (a value bash reads as a compound array assignment, code and all, when it reads \`(…)\`)`;
-      return;
-    }
-    if (!(v.startsWith("(") && v.endsWith(")"))) return;
-    const base = variableOf(name) ?? "x";
-    const code = `${declared.assoc ? "declare -A " : ""}${base}${append ? "+" : ""}=${v}`;
-    const via = `${declared.keyword} ${name}=…`;
-    this.run(code, { ...nested(ctx), via }, `in the value of ${via} (a compound array assignment)`);
-  }
-
-  /** One variable set to one value: for the rules, for the prompt code bash runs later, and for the scope. */
-  private assignValue(name: string, value: Word, append: boolean, fact: Command, ctx: Ctx, persistent: boolean): void {
-    fact.assignments.push({ name, value });
-    // Text bash runs later: PROMPT_COMMAND before each prompt, and the $(…) of PS0, PS1, PS2 and PS4 each time
-    // the prompt is shown. It is judged now, as if it were written here.
-    // `PS4[0]=…` and `PROMPT_COMMAND[1]=…` too: element 0 is the variable, and bash runs every element of PROMPT_COMMAND.
-    const base = variableOf(name);
-    if (base !== null && /^(?:PROMPT_COMMAND|PS[0124])$/.test(base) && !value.dynamic && value.value.trim()) {
-      const code = base === "PROMPT_COMMAND" ? value.value : `: "${asDoubleQuoted(value.value)}"`;
-      this.run(code, { ...nested(ctx), via: name }, `in ${name}`);
-    }
-    if (!persistent) return;
-    this.setVar(ctx, name, value, append);
-  }
-
-  /** A plain assignment as the script makes it. */
-  private setVar(ctx: Ctx, name: string, value: Word, append: boolean): void {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-      // `a[i]=x`: an element, not a value the guard follows; `$a` is element 0, so a's value is not known after it.
-      const base = variableOf(name);
-      if (base !== null) forget(this, ctx, base);
-      return;
-    }
-    affects(this, ctx, { name });
-    // `cd ..` goes up from $PWD, not from where the shell is: after PWD=…, nobody knows where it goes.
-    if (name === "PWD") ctx.scope.lostCwd();
-    const old = append ? (ctx.scope.get(name) ?? DYN) : "";
-    if (value.dynamic || old.includes(DYN)) ctx.scope.forget(name);
-    else ctx.scope.set(name, old + value.value);
   }
 
   /** Substitutions inside a command's words run as commands of their own, owned by it. */
@@ -734,7 +630,7 @@ export class ScriptAnalyzer implements Analysis {
         script.problem ??= { line: c.startPosition.row + 1, column: c.startPosition.column + 1, cause: "the guard's parser reads `=~` here as the regex test of [[ ]], which bash does not: quote it ('=~')", ...(where ? { where } : {}) };
         return;
       }
-      if (c.type === "variable_assignment") this.assignment(c, fact, ctx, words, false);
+      if (c.type === "variable_assignment") assignment(this, c, fact, ctx, words, false);
       else if (REDIRECTS.has(c.type)) this.redirect(c, fact, ctx, words, script, source, where, later);
       else {
         const inner = c.type === "command_name" ? (c.namedChildren[0] ?? c) : c;
@@ -870,7 +766,7 @@ export class ScriptAnalyzer implements Analysis {
         ctx.scope.forgetAll();
         // Named as written (`"$(cat name)`), for the reason the environment row gives.
         const written = w.raw.includes("=") ? w.raw.slice(0, w.raw.indexOf("=")) : w.raw;
-        this.assignValue(written, { raw: w.raw, value: m[3]!, dynamic: true, glob: false }, false, fact, ctx, false);
+        assignValue(this, written, { raw: w.raw, value: m[3]!, dynamic: true, glob: false }, false, fact, ctx, false);
       }
       if (w.dynamic && !parsesNames) continue; // a computed name: the option spec asks (computedName)
       const name = w.value.split("=")[0]!;
@@ -885,8 +781,8 @@ export class ScriptAnalyzer implements Analysis {
       } else shellAssigns(this, fact, ctx, name);
       if (m && !computed) {
         const value: Word = { raw: w.raw, value: m[3]!, dynamic: m[3]!.includes(DYN), glob: false };
-        if (!exports || !functions) this.compoundValue(this.declaredArray(keyword, names.slice(0, names.indexOf(w))), m[1]!, value, m[2] === "+", fact, ctx);
-        this.assignValue(m[1]!, value, m[2] === "+", fact, ctx, true);
+        if (!exports || !functions) compoundValue(this, this.declaredArray(keyword, names.slice(0, names.indexOf(w))), m[1]!, value, m[2] === "+", fact, ctx);
+        assignValue(this, m[1]!, value, m[2] === "+", fact, ctx, true);
       }
     }
     return nameref;
