@@ -20,6 +20,7 @@ import { parsePlain, type PlainStatement, type PlainWord } from "./plain.ts";
 import { describeSyntaxError } from "./syntax-error.ts";
 import { arith, evaluatedName, expansionCode, testCode } from "./evaluated-text.ts";
 import { assignment, assignValue, compoundValue, type DeclaredArray } from "./assignments.ts";
+import { declarationCommand, declares, DECLARES } from "./declarations.ts";
 import { asDoubleQuoted, commentAfterContinuation, dollarBraceEnd, readWriteAsRead } from "./source-text.ts";
 import { appendWords, fields, lookupVar, plainWords, word, type WordMode } from "./words.ts";
 
@@ -73,8 +74,6 @@ function redirectReceiver(body: SyntaxNode): SyntaxNode | null {
 
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
-/** Builtins whose operands are names they declare, export or unset. */
-const DECLARES = new Set(["export", "declare", "typeset", "local", "readonly", "unset"]);
 
 const C_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
 
@@ -345,46 +344,8 @@ export class ScriptAnalyzer implements Analysis {
         }
         case "declaration_command":
         case "unset_command": {
-          const fact = makeCommand(this, node.text, [], [], ctx);
           const words: SyntaxNode[] = [];
-          const keyword = node.children[0]?.text ?? "";
-          let nameref = false;
-          // tree-sitter splits one word in several parts with nothing between them (`unset a[2]` is the name `a` and
-          // the word `[2]`; `unset a[\$\(x\)]` three parts): to bash they are one word, judged as one.
-          const names: Word[] = [];
-          let lastEnd = -1;
-          for (const c of node.children) {
-            if (!c.isNamed) fact.argv.push(literalWord(c.text));
-            else if (c.type === "variable_assignment") {
-              // The flags before it say whether bash may read its value as a compound array assignment.
-              assignment(this, c, fact, ctx, words, true, keyword !== "unset" ? this.declaredArray(keyword, names) : false);
-            }
-            else if (c.type === "variable_name" || !SKIP.has(c.type)) {
-              const ws = c.type === "variable_name" ? [literalWord(c.text)] : fields(c, ctx.scope, this.home, "argv");
-              if (c.type !== "variable_name") words.push(c);
-              // tree-sitter reads `unset PS{0,1}` and `export PATH{,}=x` as a name and a word; to bash they are one
-              // word whose braces expand into several names (PS0 PS1; PATH=x PATH=x). Fail closed.
-              if (c.type !== "variable_name" && lastEnd === c.startIndex && c.text.startsWith("{")) {
-                script.problem ??= {
-                  line: c.startPosition.row + 1,
-                  column: c.startPosition.column + 1,
-                  cause: `the guard's parser splits \`${node.text.slice(0, c.endIndex - node.startIndex).split(/\s/).pop()}\` in two where bash expands its braces into several names: write the names out`,
-                  ...(where ? { where } : {}),
-                };
-              }
-              appendWords(names, ws, lastEnd === c.startIndex ? "" : null);
-              lastEnd = c.endIndex;
-              continue;
-            }
-            lastEnd = -1;
-          }
-          fact.argv.push(...names);
-          if (this.declares(fact, ctx, keyword, names)) nameref = true;
-          // A nameref makes one name stand for another: the guard follows neither from here on.
-          if (nameref) {
-            ctx.scope.forgetAll();
-            affects(this, ctx, { opaque: true });
-          }
+          const fact = declarationCommand(this, node, ctx, words, where);
           this.pushWords(words, fact, ctx, stack);
           break;
         }
@@ -557,26 +518,6 @@ export class ScriptAnalyzer implements Analysis {
     }
   }
 
-  /**
-   * What the flags before an assignment given to declare, typeset, local, readonly or export say about its value:
-   * bash reads a value that (after quotes and expansions) starts with `(` and ends with `)` as a compound array
-   * assignment, running its `$(…)` and subscripts, under `-a`/`-A`, and for declare, typeset and local also when
-   * the name is already an array (which the guard cannot know). A flag word not known (`declare $f x=…`) may be
-   * `-a`.
-   */
-  private declaredArray(keyword: string, before: readonly Word[]): DeclaredArray {
-    let array = keyword === "declare" || keyword === "typeset" || keyword === "local";
-    let assoc = false;
-    for (const w of before) {
-      if (w.dynamic && (w.value.startsWith(DYN) || w.value.startsWith("-"))) array = true;
-      else if (/^-[A-Za-z]+$/.test(w.value)) {
-        if (w.value.includes("a") || w.value.includes("A")) array = true;
-        if (w.value.includes("A")) assoc = true;
-      }
-    }
-    return { keyword, array, assoc };
-  }
-
   /** Substitutions inside a command's words run as commands of their own, owned by it. */
   private pushWords(words: SyntaxNode[], owner: Command, ctx: Ctx, stack: Task[]): void {
     let sub: Ctx | null = null;
@@ -735,59 +676,6 @@ export class ScriptAnalyzer implements Analysis {
     }
   }
 
-  /**
-   * The names a declaration builtin (`export`, `declare`, `typeset`, `local`, `readonly`, `unset`) is given,
-   * written plainly or behind `builtin`/`command`, as bash reads them. What the flags make of the names:
-   * `-p`/`-f`/`-F` of declare only print; `export NAME` and `declare -x NAME` hand NAME to every later program
-   * (judged like `export NAME=…`); `export -f f` hands the function on as the variable BASH_FUNC_f%%; anything
-   * else (unset, local, readonly, `export -n`, `declare -r`, `builtin declare x=1`…) sets, unsets or pins a shell
-   * variable (judged like `NAME=…`). True when a flag makes a nameref (`-n`).
-   */
-  private declares(fact: Command, ctx: Ctx, keyword: string, names: readonly Word[]): boolean {
-    // declare, typeset, local and unset parse a name given as text, subscript and all; export and readonly do not.
-    const parsesNames = keyword === "declare" || keyword === "typeset" || keyword === "local" || keyword === "unset";
-    const flags = names.filter((w) => /^[-+][A-Za-z]+$/.test(w.value)).map((w) => w.value);
-    const on = (letters: RegExp): boolean => flags.some((f) => f[0] === "-" && letters.test(f.slice(1)));
-    const functions = on(/[fF]/);
-    const prints = (keyword === "declare" || keyword === "typeset") && flags.length > 0 && flags.every((f) => /^-[pfF]+$/.test(f));
-    const exports = (keyword === "export" && !on(/n/)) || on(/x/);
-    let nameref = false;
-    for (const w of names) {
-      if (/^[-+][A-Za-z]*$/.test(w.value) && !w.dynamic) {
-        if (/^[-+][A-Za-z]*n/.test(w.value)) nameref = true;
-        continue;
-      }
-      if (w.value === "--") continue;
-      // `export 'PATH=/tmp'`, `export {PATH,x}=/tmp`, `declare "x=$v"`: a word that reads `NAME=value` once expanded
-      // is an assignment to the builtin, whatever quotes made it. A name not known before it runs may be any variable.
-      const m = keyword !== "unset" ? /^([^=]+?)(\+?)=([^]*)$/.exec(w.value) : null;
-      const computed = m !== null && m[1]!.includes(DYN);
-      if (computed) {
-        ctx.scope.forgetAll();
-        // Named as written (`"$(cat name)`), for the reason the environment row gives.
-        const written = w.raw.includes("=") ? w.raw.slice(0, w.raw.indexOf("=")) : w.raw;
-        assignValue(this, written, { raw: w.raw, value: m[3]!, dynamic: true, glob: false }, false, fact, ctx, false);
-      }
-      if (w.dynamic && !parsesNames) continue; // a computed name: the option spec asks (computedName)
-      const name = w.value.split("=")[0]!;
-      if (parsesNames) evaluatedName(this, name.includes(DYN) ? { ...w, dynamic: true } : literalWord(name), keyword, fact, ctx);
-      if (name.includes(DYN)) continue;
-      if (keyword === "unset" && functions) continue; // `unset -f f` removes a function (session-names judges its name)
-      if (exports && functions) (fact.exports ??= []).push(`BASH_FUNC_${name}%%`);
-      else if (prints) forget(this, ctx, name);
-      else if (exports) {
-        (fact.exports ??= []).push(name);
-        forget(this, ctx, name);
-      } else shellAssigns(this, fact, ctx, name);
-      if (m && !computed) {
-        const value: Word = { raw: w.raw, value: m[3]!, dynamic: m[3]!.includes(DYN), glob: false };
-        if (!exports || !functions) compoundValue(this, this.declaredArray(keyword, names.slice(0, names.indexOf(w))), m[1]!, value, m[2] === "+", fact, ctx);
-        assignValue(this, m[1]!, value, m[2] === "+", fact, ctx, true);
-      }
-    }
-    return nameref;
-  }
-
   /** Builtins that evaluate their arguments as arithmetic or parse them as names with subscripts. */
   private evaluatedText(fact: Command, eff: Effective, ctx: Ctx): void {
     const name = eff.name;
@@ -812,7 +700,7 @@ export class ScriptAnalyzer implements Analysis {
     } else if (name !== null && DECLARES.has(name)) {
       // `builtin export PAGER`, `command unset PATH`, and `! unset PATH` (which tree-sitter reads as a plain
       // command): the same builtin as a declaration_command. (Those never come here.)
-      if (this.declares(fact, ctx, name, args)) {
+      if (declares(this, fact, ctx, name, args)) {
         ctx.scope.forgetAll();
         affects(this, ctx, { opaque: true });
       }
