@@ -23,6 +23,7 @@ import { assignment, assignValue, compoundValue, type DeclaredArray } from "./as
 import { declarationCommand, declares, DECLARES } from "./declarations.ts";
 import { redirect } from "./redirects.ts";
 import { finish } from "./command-effects.ts";
+import { walkPlain } from "./plain-walk.ts";
 import { asDoubleQuoted, commentAfterContinuation, dollarBraceEnd, readWriteAsRead } from "./source-text.ts";
 import { appendWords, fields, lookupVar, plainWords, word, type WordMode } from "./words.ts";
 
@@ -154,7 +155,7 @@ export class ScriptAnalyzer implements Analysis {
     }
     const plain = options.fastPath === false ? null : parsePlain(source);
     if (plain) {
-      this.walkPlain(plain, ctx, script, options);
+      walkPlain(this, plain, ctx);
       return;
     }
     if (ctx.lenient) {
@@ -425,64 +426,6 @@ export class ScriptAnalyzer implements Analysis {
     for (let i = parts.length - 1; i >= 0; i--) {
       const pipeline = { id, index: i, size: parts.length };
       stack.push({ node: parts[i]!, ctx: { ...ctx, scope: ctx.scope.fork(), pipeline } });
-    }
-  }
-
-  private walkPlain(statements: PlainStatement[], outer: Ctx, script: Script, options: AnalyzeOptions): void {
-    const stages = new Map<number, Command[]>();
-    // A chain `a && b || c` changes state as tree-sitter's nested lists do (see the "list" case of walk):
-    // the same snapshots, the same merges, in the same order.
-    let ctx = outer;
-    let before: ScopeState | null = null;
-    let middle: ScopeState | null = null;
-    for (let s = 0; s < statements.length && !script.incomplete; s++) {
-      const st = statements[s]!;
-      if (st.commands.length > GUARD.maxPipelineStages) {
-        // As on the tree-sitter path (pipelines.ts); here the cost would be the rules' (each stage looks upstream).
-        script.incomplete ??= `it holds a pipeline of ${st.commands.length} stages, more than the ${GUARD.maxPipelineStages} the guard reads: split it, or write it to a file and run that`;
-        return;
-      }
-      const prevOp = s > 0 ? statements[s - 1]!.op : null;
-      if (prevOp === null) {
-        // A new chain; one that ends in `&` runs in the background as a whole, in a subshell.
-        let end = s;
-        while (statements[end]!.op !== null && end + 1 < statements.length) end++;
-        ctx = statements[end]!.background ? { ...outer, scope: outer.scope.fork() } : outer;
-        before = statements[end]!.op === null && end === s ? null : ctx.scope.snapshot();
-      } else {
-        middle = ctx.scope.snapshot();
-        if (prevOp === "&&") ctx.scope.assumeCdWorked();
-        else if (ctx.scope.lastCd) ctx.scope.restore(before!);
-      }
-      this.plainStatement(st, ctx, script, options, stages);
-      if (prevOp !== null) ctx.scope.mergeList(prevOp, [before!, middle!]);
-    }
-  }
-
-  private plainStatement(st: PlainStatement, ctx: Ctx, script: Script, options: AnalyzeOptions, stages: Map<number, Command[]>): void {
-    {
-      const size = st.commands.length;
-      const id = size > 1 ? this.nextPipeline++ : -1;
-      for (let index = 0; index < size; index++) {
-        const pc = st.commands[index]!;
-        const c: Ctx = size > 1 ? { ...ctx, scope: ctx.scope.fork(), pipeline: { id, index, size }, background: st.background } : st.background ? { ...ctx, background: true } : ctx;
-        const argv: Word[] = [];
-        for (const w of pc.words) argv.push(...plainWords(w, c.scope, this.home, "argv"));
-        const redirects: Redirect[] = [];
-        for (const r of pc.redirects) redirects.push({ op: r.op, fd: r.fd, target: plainWords(r.target, c.scope, this.home, "redirect")[0]! });
-        const fact = makeCommand(this, pc.text, argv, redirects, c);
-        // Substitutions run as commands of their own, owned by this one, in source order, and (as on the tree
-        // path) in the state from before the command (a `cd $(…)` has not happened for them).
-        let withSubs: PlainWord[] | null = null;
-        for (const w of pc.words) if (w.subs.length) (withSubs ??= []).push(w);
-        for (const r of pc.redirects) if (r.target.subs.length) (withSubs ??= []).push(r.target);
-        const subCtx: Ctx | null = withSubs ? { ...c, scope: c.scope.fork(), owner: fact, pipeline: null, background: false } : null;
-        finish(this, fact, c, stages);
-        if (withSubs) {
-          withSubs.sort((a, b) => a.start - b.start);
-          for (const w of withSubs) for (const sub of w.subs) this.walkPlain(sub, { ...subCtx!, scope: subCtx!.scope.fork() }, script, options);
-        }
-      }
     }
   }
 
