@@ -11,7 +11,7 @@ import { fields, word } from "./words.ts";
 import { affects, forget, nested, type Analysis, type Ctx } from "./analysis.ts";
 import { arith, evaluatedName } from "./evaluated-text.ts";
 
-/** What a declaration builtin's flags make of an assignment's value (see declaredArray). */
+/** What a declaration builtin's flags make of an assignment's value (see declaredArray, declarations.ts). */
 export interface DeclaredArray {
   keyword: string;
   /** Bash may read a value `(…)` as a compound array assignment. */

@@ -29,6 +29,10 @@ function unescapedBacktick(text: string): boolean {
 /** The heredoc delimiters both parsers read alike: a plain word, or one quoted whole in '' or "". */
 const PLAIN_DELIMITER = /^(?:([A-Za-z0-9_.,:@%+=-]+)|'([A-Za-z0-9_.,:@%+=-]+)'|"([A-Za-z0-9_.,:@%+=-]+)")$/;
 
+/**
+ * A redirect node, recorded on `fact`: its words with substitutions go to `words`, and what tree-sitter hangs
+ * under a heredoc redirect (`cat <<EOF | sh`) to `later`, to be walked after the command.
+ */
 export function redirect(a: Analysis, node: SyntaxNode, fact: Command, ctx: Ctx, words: SyntaxNode[], source: string, where: string | undefined, later?: SyntaxNode[]): void {
   let op = "";
   let fd: number | null = null;
