@@ -3,7 +3,7 @@
 // assignment (code and all), the prompt code bash runs later (PROMPT_COMMAND, PS0–PS4), and the value the
 // script's state keeps.
 
-import { literalWord } from "./commands.ts";
+import { literalWord } from "./argv.ts";
 import { DYN, variableOf, type Command, type Word } from "./facts.ts";
 import { asDoubleQuoted } from "./source-text.ts";
 import type { SyntaxNode } from "./tree.ts";

@@ -3,7 +3,10 @@
 // as if it were written here: `bash -c` and `eval` strings, code inside other programs' arguments, the
 // commands find -exec and unknown programs run, text fed to a shell on stdin.
 
-import { findExecs, inlineCode, parseArgs, programSource, SHELLS, unwrap, type Effective } from "./commands.ts";
+import { parseArgs } from "./argv.ts";
+import { findExecs } from "./find-exec.ts";
+import { inlineCode, programSource, SHELLS } from "./interpreters.ts";
+import { unwrap, type Effective } from "./wrappers.ts";
 import { embeddedCode } from "./embedded.ts";
 import { DYN, type Command, type Word } from "./facts.ts";
 import { cdTarget } from "./scope.ts";

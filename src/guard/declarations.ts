@@ -2,7 +2,7 @@
 // command of tree-sitter or as a plain command behind `builtin`/`command`. What their flags make of the names
 // and values they are given: exported, pinned, unset, printed, a nameref, an array whose value is code.
 
-import { literalWord } from "./commands.ts";
+import { literalWord } from "./argv.ts";
 import { DYN, type Command, type Word } from "./facts.ts";
 import type { SyntaxNode } from "./tree.ts";
 import { appendWords, fields } from "./words.ts";

@@ -4,7 +4,7 @@
 // Commands such text runs are judged as commands; what the guard cannot see marks the command.
 
 import { checkArithmetic, expandArithmetic, substitutions } from "./arith.ts";
-import { literalWord } from "./commands.ts";
+import { literalWord } from "./argv.ts";
 import { DYN, type Command, type Word } from "./facts.ts";
 import type { Scope } from "./scope.ts";
 import type { SyntaxNode } from "./tree.ts";

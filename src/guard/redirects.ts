@@ -2,7 +2,7 @@
 // (expanded as one word), and a heredoc's or herestring's text; an unquoted heredoc body's substitutions are
 // judged as the commands they are. A heredoc is read only where bash and tree-sitter end it at the same line.
 
-import { literalWord } from "./commands.ts";
+import { literalWord } from "./argv.ts";
 import type { Command, Redirect, Script, SyntaxProblem, Word } from "./facts.ts";
 import type { SyntaxNode } from "./tree.ts";
 import { fields, word } from "./words.ts";

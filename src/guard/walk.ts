@@ -6,7 +6,7 @@
 import type { Command, FunctionDef } from "./facts.ts";
 import type { ScopeState } from "./scope.ts";
 import type { SyntaxNode } from "./tree.ts";
-import { literalWord } from "./commands.ts";
+import { literalWord } from "./argv.ts";
 import { asDoubleQuoted, dollarBraceEnd } from "./source-text.ts";
 import { appendWords, fields } from "./words.ts";
 import { affects, forget, makeCommand, nested, shellAssigns, SKIP, type Analysis, type Ctx, type Task } from "./analysis.ts";
