@@ -5,7 +5,10 @@
 // code too complex to read this way keeps the verdict its program gets anyway.
 
 import { DYN, type Word } from "./facts.ts";
-import { gitSubcommand, literalWord, parseArgs, programSource, tarArgs, type Effective } from "./commands.ts";
+import { gitSubcommand, literalWord, parseArgs } from "./argv.ts";
+import { tarArgs } from "./file-operands.ts";
+import { programSource } from "./interpreters.ts";
+import type { Effective } from "./wrappers.ts";
 import { shellQuote } from "../lib/text.ts";
 
 export interface Embedded {

@@ -1,4 +1,4 @@
-import type { Effective } from "./commands.ts";
+import type { Effective } from "./wrappers.ts";
 
 // What the parser hands the rules: every simple command anywhere in a script, with its words
 // already unquoted and unescaped. Rules never see tree-sitter nodes.

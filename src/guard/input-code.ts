@@ -4,7 +4,9 @@
 // (or `xargs -I{} sh -c '… {} …'`) makes the input the shell's code. Fed by a download they are
 // download-exec; fed by anything else the guard cannot read, they are `| sh`.
 
-import { inlineCode, parseArgs, programFileSource, SHELLS, type Effective } from "./commands.ts";
+import { parseArgs } from "./argv.ts";
+import { inlineCode, programFileSource, SHELLS } from "./interpreters.ts";
+import type { Effective } from "./wrappers.ts";
 import { DYN } from "./facts.ts";
 import { parseSed } from "./sed.ts";
 

@@ -2,7 +2,7 @@
 // allow; a compound command is allowed only when every part is, because each part is matched alone.
 
 import type { Command } from "./facts.ts";
-import type { Effective } from "./commands.ts";
+import type { Effective } from "./wrappers.ts";
 import type { Decision, Policy, UserRules } from "./types.ts";
 
 export const POLICIES: readonly Policy[] = ["strict", "balanced", "permissive"];

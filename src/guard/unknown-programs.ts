@@ -5,7 +5,9 @@
 // itself a command line. Layers 1 and 2 then refuse what is dangerous in them under every preset; for a
 // harmless inner command nothing changes (the unknown program asks under balanced anyway).
 
-import { isInterpreter, SHELLS, WRAPPERS, programName, type Effective } from "./commands.ts";
+import { programName } from "./argv.ts";
+import { isInterpreter, SHELLS } from "./interpreters.ts";
+import { WRAPPERS, type Effective } from "./wrappers.ts";
 import type { Word } from "./facts.ts";
 import { specFor } from "./options/index.ts";
 

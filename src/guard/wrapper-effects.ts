@@ -5,7 +5,7 @@
 // unasked through a wrapper only when the wrapper is one that leaves the command as it is.
 
 import type { Word } from "./facts.ts";
-import { parseArgs } from "./commands.ts";
+import { parseArgs } from "./argv.ts";
 
 export interface WrapperEffects {
   writes: Word[];

@@ -5,7 +5,7 @@
 // (test/sandbox/lasting.test.ts runs them).
 
 import type { Command } from "../guard/facts.ts";
-import type { Effective } from "../guard/commands.ts";
+import type { Effective } from "../guard/wrappers.ts";
 import type { RuleEnv } from "../guard/rules/row.ts";
 
 export interface ShellProcessRow {

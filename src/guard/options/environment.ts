@@ -5,7 +5,7 @@
 // and the names an environment exports to tools: those ask, the rest (`dir=src`, `N=3`) pass.
 
 import { DYN, variableOf, type Command, type Word } from "../facts.ts";
-import type { Effective } from "../commands.ts";
+import type { Effective } from "../wrappers.ts";
 import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../../lib/protected.ts";
 import { expandBraces } from "../../lib/session-names.ts";
 

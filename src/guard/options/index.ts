@@ -1,4 +1,4 @@
-// Every option spec row, by program name. Layer 3 allows a program only through its row; commands.ts
+// Every option spec row, by program name. Layer 3 allows a program only through its row; file-operands.ts
 // asks the same rows which files a command writes, so that layer 2 judges them.
 
 import type { Word } from "../facts.ts";

@@ -22,7 +22,7 @@ export const LONG_OPTIONS: Record<string, readonly string[]> = {
   pkill: ["cgroup", "count", "echo", "euid", "exact", "full", "group", "help", "ignore-ancestors", "ignore-case", "inverse", "logpidfile", "newest", "ns", "nslist", "older", "oldest", "parent", "pgroup", "pidfile", "queue", "runstates", "session", "signal", "terminal", "uid", "version"],
   mdadm: ["zero-superblock", "create", "build", "grow", "assemble", "detail", "examine", "query", "monitor", "manage", "misc", "stop", "run", "readonly", "readwrite", "remove", "fail", "add", "re-add", "scan", "verbose", "help", "version", "force", "wait"],
   "git clean": ["dry-run", "exclude", "force", "interactive", "quiet"],
-  // Programs that carry a command line in an option (src/guard/embedded.ts) or wrap one (commands.ts):
+  // Programs that carry a command line in an option (src/guard/embedded.ts) or wrap one (wrappers.ts):
   // `script --com CMD` is `script --command CMD`, `man --pag CMD` is `man --pager CMD`.
   script: ["append", "command", "echo", "flush", "force", "help", "log-in", "log-io", "log-out", "log-timing", "logging-format", "output-limit", "quiet", "return", "timing", "version"],
   su: ["command", "fast", "group", "help", "login", "preserve-environment", "pty", "session-command", "shell", "supp-group", "version", "whitelist-environment"],

@@ -3,7 +3,10 @@
 
 import type { Command, Word } from "../facts.ts";
 import { DYN } from "../facts.ts";
-import { FETCHERS, FIND_FILTER, findRoots, isDecoder, isInterpreter, parseArgs, programName, programSource, type Effective } from "../commands.ts";
+import { parseArgs, programName } from "../argv.ts";
+import { FIND_FILTER, findRoots } from "../find-exec.ts";
+import { FETCHERS, isDecoder, isInterpreter, programSource } from "../interpreters.ts";
+import type { Effective } from "../wrappers.ts";
 import { embeddedCode, forkLoop } from "../embedded.ts";
 import { runsInput } from "../input-code.ts";
 import { redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";

@@ -3,7 +3,7 @@
 // for what they are.
 
 import type { Command, Script, Word } from "../facts.ts";
-import { parseArgs, programName } from "../commands.ts";
+import { parseArgs, programName } from "../argv.ts";
 import { isInside, resolvePath } from "../paths.ts";
 import { inDirectory, redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 

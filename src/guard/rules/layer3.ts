@@ -7,7 +7,9 @@
 // it); strict is read-only, so there they ask (row strict-write).
 
 import type { Command } from "../facts.ts";
-import { FETCHERS, SHELLS, WRAPPERS, parseArgs, programFileSource, programSource, scanProgram, type Effective } from "../commands.ts";
+import { parseArgs } from "../argv.ts";
+import { FETCHERS, SHELLS, programFileSource, programSource, scanProgram } from "../interpreters.ts";
+import { WRAPPERS, type Effective } from "../wrappers.ts";
 import { globMayBeConfig, isConfigPath, riskyVariable } from "../options/environment.ts";
 import { resolvePath } from "../paths.ts";
 import { changesShellRules, SHADOWED, stdinFeed } from "./semantics.ts";

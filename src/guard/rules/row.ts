@@ -4,7 +4,8 @@
 
 import type { Command, FunctionDef, Script, Word } from "../facts.ts";
 import { DYN } from "../facts.ts";
-import { fileOperands, unwrap, type Effective, type FileOperands } from "../commands.ts";
+import { fileOperands, type FileOperands } from "../file-operands.ts";
+import { unwrap, type Effective } from "../wrappers.ts";
 import { globBase, isInside, resolvePath } from "../paths.ts";
 import type { Decision, Layer, Policy } from "../types.ts";
 import { GUARD } from "../../limits.ts";

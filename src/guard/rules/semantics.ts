@@ -3,7 +3,8 @@
 // interpreters that read their program from stdin, a descriptor or a socket. See docs/guard-semantics.md.
 
 import { variableOf, type Command, type Script } from "../facts.ts";
-import { FETCHERS, isInterpreter, programFileSource, programSource, SHELLS, WRAPPERS, type Effective } from "../commands.ts";
+import { FETCHERS, isInterpreter, programFileSource, programSource, SHELLS } from "../interpreters.ts";
+import { WRAPPERS, type Effective } from "../wrappers.ts";
 import { specFor } from "../options/index.ts";
 import { declareChanges, setChanges, shoptChanges } from "../options/shell-options.ts";
 import type { RuleEnv, RuleRow } from "./row.ts";
