@@ -163,3 +163,11 @@ function pad(n: number, width: number): string {
   const sign = n < 0 ? "-" : "";
   return sign + digits.padStart(width - sign.length, "0");
 }
+
+/**
+ * The words bash makes of a plain word (a name, read as unquoted text) by brace expansion: `PS{0,1}` is PS0 PS1;
+ * null past the limits.
+ */
+export function braceWords(word: string): string[] | null {
+  return expandBraces(markUnquoted(word))?.map(unmark) ?? null;
+}

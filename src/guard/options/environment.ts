@@ -7,7 +7,7 @@
 import { DYN, variableOf, type Command, type Word } from "../facts.ts";
 import type { Effective } from "../wrappers.ts";
 import { PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_PATHS } from "../../lib/protected.ts";
-import { expandBraces } from "../../lib/session-names.ts";
+import { braceWords } from "../braces.ts";
 
 /** Exported variables known to change nothing but formatting, locale, colour and test mode. */
 export const HARMLESS_ENV = new Set([
@@ -64,7 +64,7 @@ export function harmlessShellVariable(name: string): boolean {
   if (name.includes(DYN)) return false;
   // `read PAT{H,}` fills PATH: brace expansion makes several names of one word, each judged.
   if (name.includes("{")) {
-    const names = expandBraces(name);
+    const names = braceWords(name);
     if (names === null) return false;
     if (names.length > 1 || names[0] !== name) return names.every(harmlessShellVariable);
   }

@@ -9,6 +9,7 @@ import { specFor } from "../options/index.ts";
 import { declareChanges, setChanges, shoptChanges } from "../options/shell-options.ts";
 import type { RuleEnv, RuleRow } from "./row.ts";
 import { isSessionName, SESSION_NAME_PREFIXES, SESSION_PROMPT_NAMES } from "../../lib/session-names.ts";
+import { braceWords } from "../braces.ts";
 
 const NET_PATH = /^\/dev\/(?:tcp|udp)\//;
 const FD_NUMBER = /^\/(?:dev\/fd|proc\/[^/]+(?:\/task\/[^/]+)?\/fd)\/(\d+)$/;
@@ -129,7 +130,7 @@ export function setsSessionName(cmd: Command, eff: Effective, env: RuleEnv): str
   if (cmd.fn !== null && env.functions(cmd.fn).length) names.push(cmd.fn);
   // Calling the session's prompt hook prints the markers that end a command.
   if (eff.name !== null) names.push(eff.name);
-  return names.find(isSessionName) ?? null;
+  return names.find((name) => isSessionName(name, braceWords)) ?? null;
 }
 
 /** A set/shopt option or declare attribute that changes how bash reads or runs the commands after it. */
