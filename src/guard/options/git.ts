@@ -5,7 +5,7 @@
 // `--open-files-in-pager`) are left out too.
 
 import type { Word } from "../facts.ts";
-import { getopt, optionTable, type OptionTable, type Parsed } from "./getopt.ts";
+import { getopt, mayBeOption, optionTable, type OptionTable, type Parsed } from "./getopt.ts";
 import type { ProgramSpec } from "./spec.ts";
 
 const GLOBAL = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--version", "--help"]);
@@ -102,7 +102,14 @@ export function gitUnsafe(args: readonly Word[]): string | null {
   if (!sub) return null; // `git` alone, `git --version`
   const spec = SUBCOMMANDS[sub.value];
   if (!spec || sub.dynamic) return `git ${sub.raw} is not a read-only subcommand the guard knows`;
-  const p = getopt(args.slice(i + 1), spec.table);
+  // Options end at `--` or at `--end-of-options` (after it a word is a revision even when it starts with `-`).
+  const rest = args.slice(i + 1);
+  const end = rest.findIndex((w) => w.value === "--" || w.value === "--end-of-options");
+  const options = end < 0 ? rest : rest.slice(0, end);
+  // `git log $(cat o)` with o holding `--output=/var/tmp/x`, `git branch -l $X` with X=`-D main`.
+  const hidden = options.find(mayBeOption);
+  if (hidden) return `\`${hidden.raw}\` may turn into an option of git ${sub.value} the guard cannot see (after \`--end-of-options\` or \`--\` it cannot)`;
+  const p = getopt(end >= 0 && rest[end]!.value === "--end-of-options" ? [...options, { ...rest[end]!, value: "--" }, ...rest.slice(end + 1)] : rest, spec.table);
   if (!p.ok) return `the option ${p.unknown} of git ${sub.value} is not one the guard knows to be safe`;
   return spec.check?.(p) ?? null;
 }
@@ -117,11 +124,13 @@ export const GIT: ProgramSpec = {
   reason: "read-only git: status, diff, log, show, branch and tag listings, ls-files, rev-parse, blame, …",
   examples: [
     "git status", "git log --oneline -5", "git diff --stat HEAD~1", "git show HEAD:README.md", "git branch -a", "git --no-pager log -p",
-    "git rev-parse --show-toplevel", "git ls-files -z", "git remote -v", "git log --form=%H", "git tag -l 'v*'",
+    "git rev-parse --show-toplevel", "git ls-files -z", "git remote -v", "git log --form=%H", "git tag -l 'v*'", "git log -- \"$f\"",
+    "git log --end-of-options \"$REV\"", "git diff -- $(cat files)", "xargs git log -- < list",
   ],
   nearMisses: [
     "git -c core.pager=id log", "git -C /tmp/evil status", "git --git-dir=/tmp/x/.git log", "git log --output=/etc/x", "git diff --ext-diff",
     "git log --outp=x", "git branch -D old", "git branch new", "git --config-env=core.pager=X log", "git diff --textconv", "git push",
-    "git --work-tree=/ status", "git --exec-path=/tmp log",
+    "git --work-tree=/ status", "git --exec-path=/tmp log", "git log $(cat o)", "read X < o; git show $X", "git diff --no-index $(cat o) a b",
+    "git branch -l $X", "git log HEAD~$N", "xargs git log < list",
   ],
 };

@@ -23,21 +23,35 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
   if (n === null) return null;
   // Through a tracer, a namespace, a new root, a lock, another user or `exec`, a command is not what it is alone.
   for (const w of eff.wrappers) if (!TRANSPARENT_WRAPPERS.has(w)) return null;
+  if (xargsRunsItsInput(eff)) return null;
   const args = eff.argv.slice(1);
   if (n === "[[") return "a test";
   const judged = judgeEffective(eff);
   // `find / | xargs sed -i …`: files that come from stdin are written where nobody can see.
   if (judged) return judged.unsafe === null && !(eff.stdinArgs && judged.operandsWritten) ? specFor(n)!.reason : null;
+  // Below, programs without a row: through xargs they get words nobody sees (`xargs env` runs the program its input names).
+  if (eff.stdinArgs) return null;
   if (n === "env" || n === "printenv") return args.length === 0 || (n === "printenv" && args.every((w) => /^[A-Za-z_]\w*$/.test(w.value))) ? "system information" : null;
   if (n === "command") return args.length === 2 && (args[0]!.value === "-v" || args[0]!.value === "-V") ? "a lookup" : null;
   if ((isInterpreterName(n) || n === "npm" || n === "git") && args.length === 1 && /^(?:--version|-v|-V)$/.test(args[0]!.value)) return "a version check";
   return null;
 }
 
+/**
+ * `xargs xargs`: the inner xargs takes its own options and its program from the outer one's input (`sh -c '…'`). The
+ * two peel to one `echo`, as `xargs xargs echo` does, so any xargs after the first is not known safe.
+ */
+function xargsRunsItsInput(eff: Effective): boolean {
+  const first = eff.wrappers.indexOf("xargs");
+  return first >= 0 && eff.wrappers.indexOf("xargs", first + 1) > first;
+}
+
 /** Why a known-safe verdict does not hold: the option or form the row does not know. */
 export function notKnownSafe(eff: Effective): string | null {
   const opaque = eff.wrappers.find((w) => !TRANSPARENT_WRAPPERS.has(w));
   if (opaque) return `it runs through ${opaque}, which changes how or where it runs`;
+  if (xargsRunsItsInput(eff)) return "the second xargs takes its options and its program from the first one's input";
+  if (eff.stdinArgs && !judgeEffective(eff)) return `xargs gives ${eff.name ?? "it"} words from its input, which the guard cannot see`;
   const judged = judgeEffective(eff);
   if (judged && judged.unsafe === null && eff.stdinArgs && judged.operandsWritten) return "the files it writes come from its input, which the guard cannot see";
   return judged?.unsafe ?? null;
@@ -381,7 +395,7 @@ export const LAYER3: RuleRow[] = [
     examples: [
       "touch x", "echo x > f", "echo x >> f", "tee a < x", "ls | tee -a log", "sort -o out x", "sed -i s/a/b/ f", "mkdir d", "mkdir -p src/lib",
       "cat > f <<'EOF'\nx\nEOF", "ls &> log", "xxd a b", "uniq a b", "find . -fprint out", "tree -o out", "base64 -d a > b", "echo x > /tmp/x",
-      "diff a b > out", "ls > out 2>&1",
+      "diff a b > out", "ls > out 2>&1", "nohup ls", "uniq *.txt",
     ],
     nearMisses: ["cat f", "ls > /dev/null", "ls 2>/dev/null", "echo x >&2", "echo x 2>&1", "ls > /dev/stderr", "grep -n x f | head", "sed 's/a/b/' f", "sort x", "git status"],
     match(cmd, eff, env) {
@@ -404,7 +418,10 @@ export const LAYER3: RuleRow[] = [
       "git log --oneline -5", "sed -n 1,10p x", "awk '{print $1}' x", "echo '{\"a\":1}' | jq .a", "mkdir -p src/lib", "touch x", "uname -a", "env",
       "printenv", "date", "X=1", "cd src && ls", "sed 's/hello/world/' f", "sed -n '/error/p' f", "cat > src/a.ts <<'EOF'\nx\nEOF",
     ],
-    nearMisses: ["sed -i s/a/b/ /etc/x", "find . -delete", "git push", "env FOO=1 bash x.sh", "git branch -D old", "awk '{system(\"id\")}'", "sort --compress-program=sh x", "ls --frobnicate"],
+    nearMisses: [
+      "sed -i s/a/b/ /etc/x", "find . -delete", "git push", "env FOO=1 bash x.sh", "git branch -D old", "awk '{system(\"id\")}'", "sort --compress-program=sh x", "ls --frobnicate",
+      "xargs sort < list", "xargs env < list", "xargs xargs < list", "find $(cat o)", "git log $(cat o)", "uniq $(cat args)",
+    ],
     match(cmd, eff) {
       return knownSafe(cmd, eff) ? { detail: text(cmd, eff) } : null;
     },
