@@ -33,9 +33,26 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
   if (eff.stdinArgs) return null;
   if (n === "env" || n === "printenv") return args.length === 0 || (n === "printenv" && args.every((w) => /^[A-Za-z_]\w*$/.test(w.value))) ? "system information" : null;
   if (n === "command") return args.length === 2 && (args[0]!.value === "-v" || args[0]!.value === "-V") ? "a lookup" : null;
-  if ((isInterpreterName(n) || n === "npm" || n === "git") && args.length === 1 && /^(?:--version|-v|-V)$/.test(args[0]!.value)) return "a version check";
+  if (versionCheck(eff)) return "a version check";
   return null;
 }
+
+/**
+ * `python3 --version`, `node -v`, `perl -v`, `ruby --version`: the interpreter prints its version and exits without
+ * reading a program, from a file or from its input (proved in test/guard/bypass-hidden-arguments.test.ts).
+ */
+function versionCheck(eff: Effective): boolean {
+  const args = eff.argv.slice(1);
+  if (eff.name === null || args.length !== 1 || eff.stdinArgs) return false;
+  // Each program's own spelling: python3 -v is verbose mode (then it reads a program from the terminal), not a version.
+  const flags = /^python[0-9.]*$/.test(eff.name) ? ["--version", "-V"] : VERSION_FLAGS[eff.name];
+  return flags !== undefined && flags.includes(args[0]!.value);
+}
+
+const VERSION_FLAGS: Record<string, string[]> = {
+  node: ["--version", "-v"], nodejs: ["--version", "-v"], perl: ["--version", "-v", "-V"], ruby: ["--version", "-v"], php: ["--version", "-v"],
+  deno: ["--version", "-V"], bun: ["--version", "-v"], npm: ["--version", "-v"], git: ["--version"],
+};
 
 /**
  * `xargs xargs`: the inner xargs takes its own options and its program from the outer one's input (`sh -c '…'`). The
@@ -93,7 +110,7 @@ const BUILD_TOOLS: Record<string, Set<string> | null> = {
  */
 export function typedCode(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   const n = eff.name;
-  if (n === null || !isInterpreterName(n) || eff.argv.length < 2) return null;
+  if (n === null || !isInterpreterName(n) || eff.argv.length < 2 || versionCheck(eff)) return null;
   const { source, interactive } = scanProgram(eff);
   if (interactive !== null) return `${n} ${interactive} reads code typed at the terminal`;
   const program = eff.argv.slice(1).find((w) => !w.value.startsWith("-") || w.value === "-");
@@ -109,7 +126,7 @@ export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string 
   if (n === null) return null;
   const first = eff.argv[0]!;
   // With an option the guard does not know before it, which word is the program is not known.
-  if (isInterpreterName(n)) return eff.argv.length > 1 && programSource(eff) !== "unknown" ? `${n} runs project code` : null;
+  if (isInterpreterName(n)) return eff.argv.length > 1 && !versionCheck(eff) && programSource(eff) !== "unknown" ? `${n} runs project code` : null;
   if (SHELLS.has(n)) return programSource(eff) === "file" ? `${n} runs a project script` : null;
   if (n in PKG_SAFE) return packageScript(eff) ? `${n} runs the project's scripts` : null;
   if (n in BUILD_TOOLS) {
@@ -214,8 +231,14 @@ export function network(eff: Effective): boolean {
   const n = eff.name;
   if (n === null) return false;
   if (NETWORK.has(n)) return true;
-  const sub = eff.argv.slice(1).find((w) => !w.value.startsWith("-"))?.value;
-  if (n === "git") return sub !== undefined && ["clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote"].includes(sub) && !(sub === "remote" && eff.argv.length <= 3);
+  const at = eff.argv.findIndex((w, i) => i > 0 && !w.value.startsWith("-"));
+  const sub = at > 0 ? eff.argv[at]!.value : undefined;
+  if (n === "git") {
+    // `git remote`, `git remote -v`, `git remote get-url NAME` and `git submodule status` only read the configuration.
+    const verb = eff.argv[at + 1]?.value;
+    const local = (sub === "remote" && (eff.argv.length <= 3 || verb === "get-url")) || (sub === "submodule" && verb === "status");
+    return sub !== undefined && ["clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote"].includes(sub) && !local;
+  }
   if (/^pip[0-9.]*$/.test(n) || n === "uv") return sub === "install" || sub === "download";
   if (n === "npm" || n === "pnpm" || n === "yarn") return sub !== undefined && ["publish", "login", "adduser", "dlx", "exec", "x"].includes(sub);
   return false;
@@ -359,7 +382,10 @@ export const LAYER3: RuleRow[] = [
       "python3 -i", "python -i x.py", "python3 -Bi", "python3 -ic 'import os'", "python3 -B", "python3 -", "python3 -u /dev/tty", "node -i", "node --interactive",
       "node -", "perl -d x.pl", "perl -de 0", "php -a", "php --interactive", "perl -w",
     ],
-    nearMisses: ["python3 x.py", "python3 -Wignore x.py", "python3 - <<'EOF'\nprint(1)\nEOF", "node --test", "perl -d:NYTProf x.pl", "python3 x.py -i", "node app.js --interactive", "python3 -m pytest"],
+    nearMisses: [
+      "python3 x.py", "python3 -Wignore x.py", "python3 - <<'EOF'\nprint(1)\nEOF", "node --test", "perl -d:NYTProf x.pl", "python3 x.py -i", "node app.js --interactive", "python3 -m pytest",
+      "python3 --version", "python3 -V", "perl -v", "ruby --version",
+    ],
     match(cmd, eff, env) {
       const what = typedCode(cmd, eff, env);
       return what ? { detail: what } : null;
@@ -377,7 +403,7 @@ export const LAYER3: RuleRow[] = [
       "python3 x.py", "node app.js", "npm test", "npm run build", "make", "bash build.sh", "./script.sh", "cargo run", "go run .", "pytest",
       "node -e 'console.log(1)'", "python3 -m pytest", "npm ci", "npm install lodash", "pnpm add zod", "yarn test", "node /tmp/run.js",
     ],
-    nearMisses: ["npm install -g x", "cargo install x", "go get x", "sh -c 'ls'", "npm publish"],
+    nearMisses: ["npm install -g x", "cargo install x", "go get x", "sh -c 'ls'", "npm publish", "node --version", "python3 -V"],
     match(cmd, eff, env) {
       const what = projectCode(cmd, eff, env);
       return what ? { detail: text(cmd, eff) } : null;
