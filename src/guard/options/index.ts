@@ -2,6 +2,7 @@
 // asks the same rows which files a command writes, so that layer 2 judges them.
 
 import { DYN, type Word } from "../facts.ts";
+import { ARCHIVES } from "./archives.ts";
 import { AWK } from "./awk.ts";
 import { COREUTILS } from "./coreutils.ts";
 import { FIND } from "./find.ts";
@@ -13,7 +14,7 @@ import { RG, SED } from "./text.ts";
 export type { ProgramSpec, Judged } from "./spec.ts";
 
 /** The rows, in the order the docs list them. */
-export const OPTION_SPECS: readonly ProgramSpec[] = [...COREUTILS, ...SHELL_BUILTINS, FIND, SED, AWK, RG, GIT];
+export const OPTION_SPECS: readonly ProgramSpec[] = [...COREUTILS, ...SHELL_BUILTINS, FIND, SED, AWK, RG, GIT, ...ARCHIVES];
 
 const BY_NAME = new Map<string, CompiledSpec>();
 for (const spec of OPTION_SPECS) {
