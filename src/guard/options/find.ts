@@ -56,7 +56,10 @@ function globRegex(value: string): RegExp {
 /** A glob that may match a file named like part of an expression (`*` matches a file named `-delete`). */
 function globMayBeExpression(w: Word): boolean {
   if (!w.glob) return false;
-  const re = globRegex(w.value);
+  const v = w.value;
+  // Quick answers: every expression word starts with one of `-(!),` and holds no `.` or `/` (outside brackets here).
+  if (!/^[-(!),*?[\u0000]/.test(v) || /[./]/.test(v.replace(/\[[^\]]*\]/g, ""))) return false;
+  const re = globRegex(v);
   return EXPRESSION_WORDS.some((e) => re.test(e));
 }
 
@@ -66,6 +69,7 @@ function globMayBeExpression(w: Word): boolean {
  * (or is `"$PWD"`, `"$(pwd)"`) names a directory whatever the rest holds.
  */
 function hiddenStart(w: Word): boolean {
+  if (!w.dynamic && !w.glob) return false;
   if (ABSOLUTE_DIRECTORY.test(w.raw)) return false;
   if (mayBeSeveral(w)) return true;
   // `~user` is a home directory (or stays `~user`)

@@ -148,8 +148,8 @@ export function gitUnsafe(args: readonly Word[]): string | null {
   if (!p.ok) return `the option ${p.unknown} of git ${sub.value} is not one the guard knows to be safe`;
   // `git log $(cat o)` with o holding `--output=/var/tmp/x`, `git branch -l $X` with X=`-D main`. An option's own
   // value (`git grep -e "$X"`) stays its value unless it may split.
-  const values = new Set(p.opts.map((o) => o.value).filter((v) => v !== null && !v.glob && !mayBeSeveral(v)));
-  const hidden = options.find((w) => mayBeOption(w) && !values.has(w));
+  const taken = (w: Word) => !w.glob && !mayBeSeveral(w) && p.opts.some((o) => o.value === w);
+  const hidden = options.find((w) => mayBeOption(w) && !taken(w));
   if (hidden) return `\`${hidden.raw}\` may turn into an option of git ${sub.value} the guard cannot see (after \`--end-of-options\` or \`--\` it cannot)`;
   return spec.check?.(p) ?? null;
 }
