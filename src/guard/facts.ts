@@ -15,6 +15,11 @@ export interface Word {
   dynamic: boolean;
   /** Unquoted glob characters (* ? [) present. */
   glob: boolean;
+  /**
+   * Stands for any number of words the guard cannot see, none included (the input xargs appends). An unquoted
+   * expansion is read from `raw` instead (getopt.ts mayBeSeveral).
+   */
+  several?: true;
 }
 
 export interface Redirect {

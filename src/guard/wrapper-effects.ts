@@ -1,4 +1,4 @@
-// What a wrapper does besides running its command: files it writes or reads itself (`time -o FILE`,
+// What a wrapper does besides running its command: files it writes or reads itself (`nohup` → ./nohup.out, `time -o FILE`,
 // `strace -o FILE`, `flock FILE`, `script FILE`, `parallel --joblog FILE`), the directory it runs the
 // command in (`env -C DIR`, `sudo -D DIR`, `unshare --wd DIR`), and command lines in its options
 // (`strace -o '|CMD'`). Layer 2 judges those files like the command's own; layer 3 lets a command run
@@ -41,6 +41,9 @@ export function wrapperEffects(name: string, args: readonly Word[]): WrapperEffe
     reads: reads.filter((w): w is Word => w !== undefined),
   });
   switch (name) {
+    case "nohup":
+      // When its output is a terminal (the session's is), nohup appends it to ./nohup.out (or ~/nohup.out).
+      return files([{ raw: "nohup.out", value: "nohup.out", dynamic: false, glob: false }]);
     case "time": {
       const p = parseArgs(args, "fo", ["format", "output"], true);
       return files([value(p, "o", "output")]);

@@ -360,7 +360,8 @@ describe("set and shopt options: a positive list, the rest ask", () => {
     ["set -x", "allow", "allow"],
     ["set +H", "allow", "allow"],
     ["set -o noclobber", "allow", "allow"],
-    ["shopt -s nullglob dotglob globstar", "allow", "allow"],
+    ["shopt -s nullglob dotglob globstar", "ask", "deny"], // a glob that matches nothing vanishes: test/guard/bypass-hidden-arguments.test.ts
+    ["shopt -s dotglob globstar", "allow", "allow"],
     ["shopt -s nocasematch", "allow", "allow"],
     ["shopt -u extglob", "allow", "allow"],
   ])("%j", async (...row) => expectVerdicts(row));

@@ -14,6 +14,8 @@ export interface OptionTable {
   long: Map<string, Arity>;
   /** `-5` means `-n 5` (head, tail, uniq, git log): a dash and digits is a known option. */
   numeric: boolean;
+  /** Options end at the first operand (bash's builtins, POSIX getopt); GNU getopt_long permutes and reads on. */
+  stopAtOperand?: boolean;
 }
 
 /** One option as the program sees it: its canonical name (`o` or `output`), and its value. */
@@ -32,7 +34,7 @@ export type Parsed =
  * `short` in getopt(3) syntax (`"nc:z"`: `:` takes a value, `::` an optional attached one);
  * `long` as names with `=` for a value and `=?` for an optional one (`"lines="`, `"color=?"`).
  */
-export function optionTable(short: string, long: readonly string[], numeric = false, unlisted: readonly string[] = []): OptionTable {
+export function optionTable(short: string, long: readonly string[], numeric = false, unlisted: readonly string[] = [], stopAtOperand = false): OptionTable {
   const s = new Map<string, Arity>();
   for (let i = 0; i < short.length; i++) {
     const c = short[i]!;
@@ -51,7 +53,7 @@ export function optionTable(short: string, long: readonly string[], numeric = fa
     else l.set(name, "none");
   }
   for (const name of unlisted) l.set(name, "forbidden");
-  return { short: s, long: l, numeric };
+  return { short: s, long: l, numeric, ...(stopAtOperand ? { stopAtOperand } : {}) };
 }
 
 function sub(w: Word, value: string): Word {
@@ -127,12 +129,81 @@ export function getopt(args: readonly Word[], table: OptionTable): Parsed {
       }
       continue;
     }
+    if (table.stopAtOperand) {
+      operands.push(...args.slice(i));
+      break;
+    }
     operands.push(w);
   }
   return { ok: true, opts, operands };
 }
 
-/** A word whose text is not known before it runs, and may turn out to be an option (`$X`, `$(…)`, `*`). */
+/**
+ * A word whose text is not known before it runs, and may turn out to be an option: it starts with one (`$X`,
+ * `"$(…)"`, a leading `*`), or it may split into several words, any of which may (`a$X` with X=`b --output=/x`).
+ */
 export function mayBeOption(w: Word): boolean {
-  return w.value.startsWith(DYN) || (w.glob && /^[*?[]/.test(w.value));
+  return w.value.startsWith(DYN) || (w.glob && /^[*?[]/.test(w.value)) || mayBeSeveral(w);
+}
+
+/**
+ * A word bash may turn into several words (or none) that the guard cannot see: one with an unquoted expansion of
+ * a value it does not know (`$X`, `$(cat f)`, `` `…` ``, `a$X`; a known value is split already), or the input
+ * xargs appends. `"$X"` is one word.
+ */
+export function mayBeSeveral(w: Word): boolean {
+  return w.several === true || (w.dynamic && splitsIntoWords(w.raw));
+}
+
+/**
+ * Whether a word as written holds a `$…` or `` `…` `` outside quotes (bash splits its value at blanks), or a quoted
+ * `"$@"`/`"${a[@]}"` (one word per element). Quotes are followed as bash reads them; where this reading is unsure (a
+ * quote inside `"$(…)"`), it errs towards yes. `$$`, `$#`, `$?`, `$!`, `$-`, `${#x}` and `$((…))` are one word.
+ */
+export function splitsIntoWords(raw: string): boolean {
+  let dq = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === "\\") i++;
+    else if (c === '"') dq = !dq;
+    else if (dq) {
+      // "$@", "${a[@]}", "${!p@}": quoted, and still one word per element
+      if (c === "$" && /^\$(?:@|\{!?[A-Za-z_0-9]*(?:\[@\]|@))/.test(raw.slice(i, i + 80))) return true;
+    }
+    else if (c === "'") {
+      const end = raw.indexOf("'", i + 1);
+      if (end < 0) return true;
+      i = end;
+    } else if (c === "`") return true;
+    else if (c === "$") {
+      const n = raw[i + 1];
+      if (n === '"') {
+        dq = true; // $"…" is a quoted string
+        i++;
+      } else if (n === "'") {
+        // $'…': backslash escapes inside
+        let j = i + 2;
+        while (j < raw.length && raw[j] !== "'") j += raw[j] === "\\" ? 2 : 1;
+        i = j;
+      } else if (n === "(" && raw[i + 2] === "(") {
+        // $((…)): a number, one word (IFS, which could split it, is a variable the guard never lets change unasked)
+        const end = arithmeticEnd(raw, i + 1);
+        if (end < 0) return true;
+        i = end;
+      } else if (n !== undefined && "$#?!-".includes(n)) i++; // the shell's pid, counts, status, flags: one word
+      else if (n === "{" && raw[i + 2] === "#" && /^\{#[A-Za-z_][A-Za-z0-9_]*\}/.test(raw.slice(i + 1))) i = raw.indexOf("}", i); // ${#x}: a length
+      else if (n !== undefined && /[A-Za-z_0-9{(@*]/.test(n)) return true;
+    }
+  }
+  return false;
+}
+
+/** Where the `(` at `open` closes (its index), counting nested parentheses; -1 when it does not. */
+function arithmeticEnd(raw: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < raw.length; i++) {
+    if (raw[i] === "(") depth++;
+    else if (raw[i] === ")" && --depth === 0) return i;
+  }
+  return -1;
 }

@@ -5,7 +5,7 @@
 // `--open-files-in-pager`) are left out too.
 
 import type { Word } from "../facts.ts";
-import { getopt, optionTable, type OptionTable, type Parsed } from "./getopt.ts";
+import { getopt, mayBeOption, mayBeSeveral, optionTable, type OptionTable, type Parsed } from "./getopt.ts";
 import type { ProgramSpec } from "./spec.ts";
 
 const GLOBAL = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--version", "--help"]);
@@ -44,8 +44,28 @@ function table(short: string, long: string[], unlisted: string[] = DIFF_UNLISTED
 
 interface Sub {
   table: OptionTable;
+  /** The word right after the subcommand must be one of these (`git stash list`: `git stash -q list` pushes). */
+  verbs?: readonly string[];
   check?(p: Extract<Parsed, { ok: true }>): string | null;
 }
+
+/** `git config`: reading a key (`--get`, `git config NAME`) or listing (`-l`, `git config list`), never setting. */
+function configReads(p: Extract<Parsed, { ok: true }>): string | null {
+  if (p.opts.some((o) => /^(?:get|get-all|get-regexp|get-urlmatch|get-color|get-colorbool|l|list)$/.test(o.name))) return null;
+  const [first, ...rest] = p.operands.map((w) => w.value);
+  if (first === "list" && rest.length === 0) return null;
+  // A key is section.name; `git config edit` (an editor) and `git config NAME VALUE` (a write) are not reads.
+  if (first !== undefined && rest.length === 0 && first.includes(".")) return null;
+  return "git config without --get or --list may set a value";
+}
+
+const GREP_LONG = [
+  "text", "no-textconv", "ignore-case", "max-depth=", "recursive", "no-recursive", "word-regexp", "invert-match", "full-name", "extended-regexp",
+  "basic-regexp", "perl-regexp", "fixed-strings", "line-number", "column", "files-with-matches", "name-only", "files-without-match", "null",
+  "only-matching", "count", "color=?", "no-color", "break", "heading", "show-function", "context=", "after-context=", "before-context=",
+  "function-context", "max-count=", "threads=", "and", "or", "not", "all-match", "quiet", "cached", "untracked", "no-index", "exclude-standard",
+  "no-exclude-standard", "recurse-submodules", "parent-basename=",
+];
 
 const LOG = table(REVS_SHORT + DIFF_SHORT, [...REVS, ...DIFF]);
 
@@ -89,6 +109,21 @@ const SUBCOMMANDS: Record<string, Sub> = {
     table: table("v", ["verbose"]),
     check: (p) => (p.operands.length ? "git remote with a subcommand changes or reaches remotes" : null),
   },
+  // `git remote get-url NAME` only prints what the configuration says: no network.
+  "remote get-url": { table: table("", ["push", "all"]) },
+  // log's options (no --output); `git stash` alone, or with any other verb, changes the work tree.
+  stash: { table: LOG, verbs: ["list", "show"] },
+  worktree: { table: table("vz", ["porcelain", "verbose", "expire=", "z"]), verbs: ["list"] },
+  submodule: { table: table("", ["cached", "recursive"]), verbs: ["status"] },
+  config: {
+    table: optionTable("lzf:", [
+      "get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "list", "show-origin", "show-scope", "name-only", "null", "type=",
+      "bool", "int", "bool-or-int", "path", "expiry-date", "default=", "global", "system", "local", "worktree", "file=", "blob=", "includes", "no-includes",
+    ], false, ["add", "unset", "unset-all", "replace-all", "rename-section", "remove-section", "edit", "comment", "fixed-value", "value"]),
+    check: configReads,
+  },
+  // -O/--open-files-in-pager runs a program and --textconv runs drivers: not listed.
+  grep: { table: table("aiIrwvhHEGPFnlLzocpWqA:B:C:m:e:f:", GREP_LONG, ["open-files-in-pager", "textconv"]) },
 };
 
 /** Why `git ARGS` is not known safe, or null. */
@@ -100,10 +135,22 @@ export function gitUnsafe(args: readonly Word[]): string | null {
   }
   const sub = args[i];
   if (!sub) return null; // `git` alone, `git --version`
-  const spec = SUBCOMMANDS[sub.value];
+  const verb = args[i + 1];
+  const spec = (verb && SUBCOMMANDS[`${sub.value} ${verb.value}`]) || SUBCOMMANDS[sub.value];
   if (!spec || sub.dynamic) return `git ${sub.raw} is not a read-only subcommand the guard knows`;
-  const p = getopt(args.slice(i + 1), spec.table);
+  const named = spec !== SUBCOMMANDS[sub.value];
+  if (spec.verbs && !(verb && !verb.dynamic && spec.verbs.includes(verb.value))) return `git ${sub.value} without ${spec.verbs.join(" or ")} right after it changes the repository`;
+  // Options end at `--` or at `--end-of-options` (after it a word is a revision even when it starts with `-`).
+  const rest = args.slice(named || spec.verbs ? i + 2 : i + 1);
+  const end = rest.findIndex((w) => w.value === "--" || w.value === "--end-of-options");
+  const options = end < 0 ? rest : rest.slice(0, end);
+  const p = getopt(end >= 0 && rest[end]!.value === "--end-of-options" ? [...options, { ...rest[end]!, value: "--" }, ...rest.slice(end + 1)] : rest, spec.table);
   if (!p.ok) return `the option ${p.unknown} of git ${sub.value} is not one the guard knows to be safe`;
+  // `git log $(cat o)` with o holding `--output=/var/tmp/x`, `git branch -l $X` with X=`-D main`. An option's own
+  // value (`git grep -e "$X"`) stays its value unless it may split.
+  const taken = (w: Word) => !w.glob && !mayBeSeveral(w) && p.opts.some((o) => o.value === w);
+  const hidden = options.find((w) => mayBeOption(w) && !taken(w));
+  if (hidden) return `\`${hidden.raw}\` may turn into an option of git ${sub.value} the guard cannot see (after \`--end-of-options\` or \`--\` it cannot)`;
   return spec.check?.(p) ?? null;
 }
 
@@ -114,14 +161,20 @@ export const GIT: ProgramSpec = {
   anyArguments: true,
   operands: ["text"],
   check: (p) => gitUnsafe(p.operands),
-  reason: "read-only git: status, diff, log, show, branch and tag listings, ls-files, rev-parse, blame, …",
+  reason: "read-only git: status, diff, log, show, branch and tag listings, ls-files, rev-parse, blame, grep, stash and worktree listings, config reads, …",
   examples: [
     "git status", "git log --oneline -5", "git diff --stat HEAD~1", "git show HEAD:README.md", "git branch -a", "git --no-pager log -p",
-    "git rev-parse --show-toplevel", "git ls-files -z", "git remote -v", "git log --form=%H", "git tag -l 'v*'",
+    "git rev-parse --show-toplevel", "git ls-files -z", "git remote -v", "git log --form=%H", "git tag -l 'v*'", "git log -- \"$f\"",
+    "git log --end-of-options \"$REV\"", "git diff -- $(cat files)", "xargs git log -- < list", "git stash list", "git stash show -p",
+    "git worktree list", "git config --get user.name", "git config -l", "git config user.email", "git config --global --list", "git grep -n foo",
+    "git grep -e a --and -e b -- src", "git remote get-url origin", "git submodule status",
   ],
   nearMisses: [
     "git -c core.pager=id log", "git -C /tmp/evil status", "git --git-dir=/tmp/x/.git log", "git log --output=/etc/x", "git diff --ext-diff",
     "git log --outp=x", "git branch -D old", "git branch new", "git --config-env=core.pager=X log", "git diff --textconv", "git push",
-    "git --work-tree=/ status", "git --exec-path=/tmp log",
+    "git --work-tree=/ status", "git --exec-path=/tmp log", "git log $(cat o)", "read X < o; git show $X", "git diff --no-index $(cat o) a b",
+    "git branch -l $X", "git log HEAD~$N", "xargs git log < list", "git stash", "git stash -q list", "git stash pop", "git stash list --output=/tmp/x",
+    "git worktree add x", "git config user.name x", "git config --unset user.name", "git config edit", "git config --add a.b c", "git grep -O foo",
+    "git grep --open-files-in-pager=vi foo", "git grep --textconv foo", "git remote add x y", "git submodule update", "git config -e",
   ],
 };

@@ -14,6 +14,7 @@
 //   shopt -s xpg_echo          echo decodes backslashes: `echo 'r\x6d -rf /' | sh`
 //   shopt -s autocd            a directory name alone is a `cd`
 //   shopt -u globskipdots      `.*` matches `..`
+//   shopt -s nullglob          a glob that matches nothing vanishes: the next word becomes an option's value
 //   set -H / -o histexpand     `!#:1`, `!$` make bash run another line than the one checked
 //   set -t / -o onecmd         the session's shell exits after the next command
 //   set -b, set +m             job reports interleave with output; job control the session uses stops
@@ -80,7 +81,7 @@ export const SAFE_SHOPT_ON = new Set([
   "checkhash", "checkjobs", "checkwinsize", "cmdhist", "direxpand", "dotglob", "extquote",
   "force_fignore", "globasciiranges", "globskipdots", "globstar", "gnu_errfmt", "histappend", "histreedit", "histverify",
   "hostcomplete", "inherit_errexit", "interactive_comments", "lithist", "mailwarn",
-  "no_empty_cmd_completion", "nocaseglob", "nocasematch", "noexpand_translation", "nullglob", "patsub_replacement", "progcomp",
+  "no_empty_cmd_completion", "nocaseglob", "nocasematch", "noexpand_translation", "patsub_replacement", "progcomp",
   "progcomp_alias", "promptvars", "shift_verbose", "sourcepath", "varredir_close", "complete_fullquote",
   // `?(x)`, `*(x)`, `+(x)`, `@(x)`, `!(x)`: without extglob bash refuses such a line as a syntax error, with it they are
   // patterns, as tree-sitter (and so the guard) always reads them. Turning it on makes bash agree with the guard.
@@ -102,6 +103,9 @@ const SAFE_OFF = new Set([
   "autocd", "assoc_expand_once", "cdable_vars", "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44",
   "expand_aliases", "extdebug", "lastpipe", "xpg_echo", "login_shell", "restricted_shell",
   "cdspell", "dirspell", "extglob", "failglob", "execfail", "huponexit", "localvar_inherit", "localvar_unset",
+  // A glob that matches nothing is no word at all: the word after it takes its place (`sort -o x[y] .git/config`
+  // writes .git/config, `sed -n -e s/a*/b/ '1e …' f` runs the `e`), where the guard reads the glob as the word.
+  "nullglob",
 ]);
 
 /** What a `shopt` command changes that the guard's reading of later commands relies on, or null. */

@@ -2,7 +2,7 @@
 // and which options or operands name files it writes. Rows are data; tests and docs come from them.
 
 import type { Word } from "../facts.ts";
-import { getopt, mayBeOption, optionTable, type OptionTable, type Parsed } from "./getopt.ts";
+import { getopt, mayBeOption, mayBeSeveral, optionTable, type OptionTable, type Parsed } from "./getopt.ts";
 
 /** What an operand is to the program: a file it reads or writes, or text (a pattern, a number, a name). */
 export type Role = "read" | "write" | "text";
@@ -21,6 +21,8 @@ export interface ProgramSpec {
   unlisted?: string[];
   /** `-5` is an option (`head -5`, `tail -20`, `uniq -2`). */
   numeric?: boolean;
+  /** Options end at the first operand, as bash's builtins read them (`printf '%s\n' -v` prints -v). */
+  stopAtOperand?: boolean;
   /** Operands by position; the last role repeats. Default: every operand is read. */
   operands?: Role[];
   /** Options that supply the script or pattern, so that the first operand is a file after all (`grep -e`). */
@@ -54,7 +56,7 @@ export interface CompiledSpec extends ProgramSpec {
 }
 
 export function compile(spec: ProgramSpec): CompiledSpec {
-  return { ...spec, table: optionTable(spec.short, spec.long, spec.numeric ?? false, spec.unlisted) };
+  return { ...spec, table: optionTable(spec.short, spec.long, spec.numeric ?? false, spec.unlisted, spec.stopAtOperand ?? false) };
 }
 
 export function parseWith(spec: CompiledSpec, args: readonly Word[]): Parsed {
@@ -87,10 +89,15 @@ export function judge(spec: CompiledSpec, args: readonly Word[]): Judged {
   if (spec.files) return finish(spec, parsed, args, writes, reads);
   // `grep -e PAT f`: the pattern came with an option, so the first operand is already a file.
   const explicit = spec.scriptOptions && parsed.opts.some((o) => spec.scriptOptions!.includes(o.name));
+  // From a word that may be several words (`$X`, `$(cat f)`, a glob, xargs's input) on, which operand is which is
+  // not known: it and every later operand may take any later role (`uniq $X` is `uniq cfg .git/config`).
+  let from = -1;
   parsed.operands.forEach((w, i) => {
-    const role = explicit && roles[0] === "text" ? roles[Math.min(i + 1, roles.length - 1)]! : roles[Math.min(i, roles.length - 1)]!;
-    if (role === "write") writes.push(w);
-    else if (role === "read") reads.push(w);
+    const at = Math.min(explicit && roles[0] === "text" ? i + 1 : i, roles.length - 1);
+    if (from < 0 && (w.glob || mayBeSeveral(w))) from = at;
+    const possible = from < 0 ? [roles[at]!] : roles.slice(from);
+    if (possible.includes("write")) writes.push(w);
+    else if (possible.includes("read")) reads.push(w);
   });
   return finish(spec, parsed, args, writes, reads);
 }
@@ -105,7 +112,12 @@ function finish(spec: CompiledSpec, parsed: Extract<Parsed, { ok: true }>, args:
   }
   let unsafe: string | null = null;
   if (spec.riskyOptions && !spec.anyArguments) {
-    const hidden = args.find((w, i) => mayBeOption(w) && !args.slice(0, i).some((x) => x.value === "--"));
+    // Up to `--`; for a program whose options end at its first operand, up to that operand.
+    const end = spec.stopAtOperand && parsed.operands.length ? args.indexOf(parsed.operands[0]!) + 1 : args.length;
+    const dashes = args.findIndex((x) => x.value === "--");
+    // A value taken by an option (`sort -k "$K"`) is that value whatever it holds, unless it may be several words.
+    const taken = (w: Word) => !w.glob && !mayBeSeveral(w) && parsed.opts.some((o) => o.value === w);
+    const hidden = args.slice(0, dashes >= 0 && dashes < end ? dashes : end).find((w) => mayBeOption(w) && !taken(w));
     if (hidden) unsafe = `\`${hidden.raw}\` may turn into an option the guard cannot see`;
   }
   unsafe ??= spec.check?.(parsed, args) ?? null;

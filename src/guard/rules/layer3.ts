@@ -25,21 +25,52 @@ export function knownSafe(cmd: Command, eff: Effective): string | null {
   if (n === null) return null;
   // Through a tracer, a namespace, a new root, a lock, another user or `exec`, a command is not what it is alone.
   for (const w of eff.wrappers) if (!TRANSPARENT_WRAPPERS.has(w)) return null;
+  if (xargsRunsItsInput(eff)) return null;
   const args = eff.argv.slice(1);
   if (n === "[[") return "a test";
   const judged = judgeEffective(eff);
   // `find / | xargs sed -i …`: files that come from stdin are written where nobody can see.
   if (judged) return judged.unsafe === null && !(eff.stdinArgs && judged.operandsWritten) ? specFor(n)!.reason : null;
+  // Below, programs without a row: through xargs they get words nobody sees (`xargs env` runs the program its input names).
+  if (eff.stdinArgs) return null;
   if (n === "env" || n === "printenv") return args.length === 0 || (n === "printenv" && args.every((w) => /^[A-Za-z_]\w*$/.test(w.value))) ? "system information" : null;
   if (n === "command") return args.length === 2 && (args[0]!.value === "-v" || args[0]!.value === "-V") ? "a lookup" : null;
-  if ((isInterpreterName(n) || n === "npm" || n === "git") && args.length === 1 && /^(?:--version|-v|-V)$/.test(args[0]!.value)) return "a version check";
+  if (versionCheck(eff)) return "a version check";
   return null;
+}
+
+/**
+ * `python3 --version`, `node -v`, `perl -v`, `ruby --version`: the interpreter prints its version and exits without
+ * reading a program, from a file or from its input (proved in test/guard/bypass-hidden-arguments.test.ts).
+ */
+function versionCheck(eff: Effective): boolean {
+  const args = eff.argv.slice(1);
+  if (eff.name === null || args.length !== 1 || eff.stdinArgs) return false;
+  // Each program's own spelling: python3 -v is verbose mode (then it reads a program from the terminal), not a version.
+  const flags = /^python[0-9.]*$/.test(eff.name) ? ["--version", "-V"] : VERSION_FLAGS[eff.name];
+  return flags !== undefined && flags.includes(args[0]!.value);
+}
+
+const VERSION_FLAGS: Record<string, string[]> = {
+  node: ["--version", "-v"], nodejs: ["--version", "-v"], perl: ["--version", "-v", "-V"], ruby: ["--version", "-v"], php: ["--version", "-v"],
+  deno: ["--version", "-V"], bun: ["--version", "-v"], npm: ["--version", "-v"], git: ["--version"],
+};
+
+/**
+ * `xargs xargs`: the inner xargs takes its own options and its program from the outer one's input (`sh -c '…'`). The
+ * two peel to one `echo`, as `xargs xargs echo` does, so any xargs after the first is not known safe.
+ */
+function xargsRunsItsInput(eff: Effective): boolean {
+  const first = eff.wrappers.indexOf("xargs");
+  return first >= 0 && eff.wrappers.indexOf("xargs", first + 1) > first;
 }
 
 /** Why a known-safe verdict does not hold: the option or form the row does not know. */
 export function notKnownSafe(eff: Effective): string | null {
   const opaque = eff.wrappers.find((w) => !TRANSPARENT_WRAPPERS.has(w));
   if (opaque) return `it runs through ${opaque}, which changes how or where it runs`;
+  if (xargsRunsItsInput(eff)) return "the second xargs takes its options and its program from the first one's input";
+  if (eff.stdinArgs && !judgeEffective(eff)) return `xargs gives ${eff.name ?? "it"} words from its input, which the guard cannot see`;
   const judged = judgeEffective(eff);
   if (judged && judged.unsafe === null && eff.stdinArgs && judged.operandsWritten) return "the files it writes come from its input, which the guard cannot see";
   return judged?.unsafe ?? null;
@@ -81,7 +112,7 @@ const BUILD_TOOLS: Record<string, Set<string> | null> = {
  */
 export function typedCode(cmd: Command, eff: Effective, env: RuleEnv): string | null {
   const n = eff.name;
-  if (n === null || !isInterpreterName(n) || eff.argv.length < 2) return null;
+  if (n === null || !isInterpreterName(n) || eff.argv.length < 2 || versionCheck(eff)) return null;
   const { source, interactive } = scanProgram(eff);
   if (interactive !== null) return `${n} ${interactive} reads code typed at the terminal`;
   const program = eff.argv.slice(1).find((w) => !w.value.startsWith("-") || w.value === "-");
@@ -97,7 +128,7 @@ export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string 
   if (n === null) return null;
   const first = eff.argv[0]!;
   // With an option the guard does not know before it, which word is the program is not known.
-  if (isInterpreterName(n)) return eff.argv.length > 1 && programSource(eff) !== "unknown" ? `${n} runs project code` : null;
+  if (isInterpreterName(n)) return eff.argv.length > 1 && !versionCheck(eff) && programSource(eff) !== "unknown" ? `${n} runs project code` : null;
   if (SHELLS.has(n)) return programSource(eff) === "file" ? `${n} runs a project script` : null;
   if (n in PKG_SAFE) return packageScript(eff) ? `${n} runs the project's scripts` : null;
   if (n in BUILD_TOOLS) {
@@ -202,8 +233,14 @@ export function network(eff: Effective): boolean {
   const n = eff.name;
   if (n === null) return false;
   if (NETWORK.has(n)) return true;
-  const sub = eff.argv.slice(1).find((w) => !w.value.startsWith("-"))?.value;
-  if (n === "git") return sub !== undefined && ["clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote"].includes(sub) && !(sub === "remote" && eff.argv.length <= 3);
+  const at = eff.argv.findIndex((w, i) => i > 0 && !w.value.startsWith("-"));
+  const sub = at > 0 ? eff.argv[at]!.value : undefined;
+  if (n === "git") {
+    // `git remote`, `git remote -v`, `git remote get-url NAME` and `git submodule status` only read the configuration.
+    const verb = eff.argv[at + 1]?.value;
+    const local = (sub === "remote" && (eff.argv.length <= 3 || verb === "get-url")) || (sub === "submodule" && verb === "status");
+    return sub !== undefined && ["clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote"].includes(sub) && !local;
+  }
   if (/^pip[0-9.]*$/.test(n) || n === "uv") return sub === "install" || sub === "download";
   if (n === "npm" || n === "pnpm" || n === "yarn") return sub !== undefined && ["publish", "login", "adduser", "dlx", "exec", "x"].includes(sub);
   return false;
@@ -347,7 +384,10 @@ export const LAYER3: RuleRow[] = [
       "python3 -i", "python -i x.py", "python3 -Bi", "python3 -ic 'import os'", "python3 -B", "python3 -", "python3 -u /dev/tty", "node -i", "node --interactive",
       "node -", "perl -d x.pl", "perl -de 0", "php -a", "php --interactive", "perl -w",
     ],
-    nearMisses: ["python3 x.py", "python3 -Wignore x.py", "python3 - <<'EOF'\nprint(1)\nEOF", "node --test", "perl -d:NYTProf x.pl", "python3 x.py -i", "node app.js --interactive", "python3 -m pytest"],
+    nearMisses: [
+      "python3 x.py", "python3 -Wignore x.py", "python3 - <<'EOF'\nprint(1)\nEOF", "node --test", "perl -d:NYTProf x.pl", "python3 x.py -i", "node app.js --interactive", "python3 -m pytest",
+      "python3 --version", "python3 -V", "perl -v", "ruby --version",
+    ],
     match(cmd, eff, env) {
       const what = typedCode(cmd, eff, env);
       return what ? { detail: what } : null;
@@ -365,7 +405,7 @@ export const LAYER3: RuleRow[] = [
       "python3 x.py", "node app.js", "npm test", "npm run build", "make", "bash build.sh", "./script.sh", "cargo run", "go run .", "pytest",
       "node -e 'console.log(1)'", "python3 -m pytest", "npm ci", "npm install lodash", "pnpm add zod", "yarn test", "node /tmp/run.js",
     ],
-    nearMisses: ["npm install -g x", "cargo install x", "go get x", "sh -c 'ls'", "npm publish"],
+    nearMisses: ["npm install -g x", "cargo install x", "go get x", "sh -c 'ls'", "npm publish", "node --version", "python3 -V"],
     match(cmd, eff, env) {
       const what = projectCode(cmd, eff, env);
       return what ? { detail: text(cmd, eff) } : null;
@@ -383,7 +423,7 @@ export const LAYER3: RuleRow[] = [
     examples: [
       "touch x", "echo x > f", "echo x >> f", "tee a < x", "ls | tee -a log", "sort -o out x", "sed -i s/a/b/ f", "mkdir d", "mkdir -p src/lib",
       "cat > f <<'EOF'\nx\nEOF", "ls &> log", "xxd a b", "uniq a b", "find . -fprint out", "tree -o out", "base64 -d a > b", "echo x > /tmp/x",
-      "diff a b > out", "ls > out 2>&1",
+      "diff a b > out", "ls > out 2>&1", "nohup ls", "uniq *.txt",
     ],
     nearMisses: ["cat f", "ls > /dev/null", "ls 2>/dev/null", "echo x >&2", "echo x 2>&1", "ls > /dev/stderr", "grep -n x f | head", "sed 's/a/b/' f", "sort x", "git status"],
     match(cmd, eff, env) {
@@ -406,7 +446,10 @@ export const LAYER3: RuleRow[] = [
       "git log --oneline -5", "sed -n 1,10p x", "awk '{print $1}' x", "echo '{\"a\":1}' | jq .a", "mkdir -p src/lib", "touch x", "uname -a", "env",
       "printenv", "date", "X=1", "cd src && ls", "sed 's/hello/world/' f", "sed -n '/error/p' f", "cat > src/a.ts <<'EOF'\nx\nEOF",
     ],
-    nearMisses: ["sed -i s/a/b/ /etc/x", "find . -delete", "git push", "env FOO=1 bash x.sh", "git branch -D old", "awk '{system(\"id\")}'", "sort --compress-program=sh x", "ls --frobnicate"],
+    nearMisses: [
+      "sed -i s/a/b/ /etc/x", "find . -delete", "git push", "env FOO=1 bash x.sh", "git branch -D old", "awk '{system(\"id\")}'", "sort --compress-program=sh x", "ls --frobnicate",
+      "xargs sort < list", "xargs env < list", "xargs xargs < list", "find $(cat o)", "git log $(cat o)", "uniq $(cat args)",
+    ],
     match(cmd, eff) {
       return knownSafe(cmd, eff) ? { detail: text(cmd, eff) } : null;
     },

@@ -217,7 +217,8 @@ export const SEMANTICS: RuleRow[] = [
       "declare -i x", "typeset -i n=3", "declare -n r=PATH", "local -n r", "declare -u x", "set -euk",
       "alias ls='echo \"'", "alias x='rm -rf ./build'", "alias ls='rm -rf x'", "hash -p /bin/rm ls", "hash -p /tmp/x ls", "enable -n echo", "enable -f x.so y",
       "ls() { echo hi; }", "git() { id; }", "command_not_found_handle() { id; }", "eval() { :; }", "source() { :; }", "trap() { :; }",
-      "set -H", "set -o histexpand", "set -t", "set +m", "shopt -u promptvars", "shopt -s cdspell",
+      "set -H", "set -o histexpand", "set -t", "set +m", "shopt -u promptvars", "shopt -s cdspell", "shopt -s nullglob",
+      "shopt -s nullglob; sort -o x[y] .git/config < p",
     ],
     nearMisses: [
       "set -euo pipefail", "set -x", "set +a", "set -- a b", "shopt -s globstar", "shopt -u nullglob", "declare -a arr", "declare +i x", "local x=1",

@@ -1,0 +1,112 @@
+// Option specs for listing and reading archives: `tar -t`, `unzip -l`, `zcat`, `gzip -c`. Only the forms that write
+// no file are rows: extracting, compressing in place and updating an archive ask, as do the options that run a program
+// (`tar -I PROG`, `--to-command`, `--checkpoint-action`, `-F`, `--rsh-command`, a remote `-f host:file`, `unzip -M`).
+
+import { DYN, type Word } from "../facts.ts";
+import { getopt, optionTable, type Opt, type Parsed } from "./getopt.ts";
+import type { ProgramSpec } from "./spec.ts";
+
+type Ok = Extract<Parsed, { ok: true }>;
+
+const has = (p: Ok, ...names: string[]) => p.opts.some((o) => names.includes(o.name));
+
+const GZIP_SHORT = "cdfhklLnNqrS:tvV123456789";
+const GZIP_LONG = [
+  "stdout", "to-stdout", "decompress", "uncompress", "force", "help", "keep", "list", "license", "no-name", "name", "quiet", "recursive", "rsyncable",
+  "suffix=", "synchronous", "test", "verbose", "version", "fast", "best",
+];
+
+const TAR_SHORT = "tvzjJZaf:C:T:X:OiBhK:N:PlR";
+const TAR_LONG = [
+  "list", "verbose", "gzip", "gunzip", "ungzip", "bzip2", "xz", "lzma", "lzip", "lzop", "zstd", "compress", "uncompress", "auto-compress", "file=",
+  "directory=", "files-from=", "exclude-from=", "exclude=", "to-stdout", "ignore-zeros", "read-full-records", "dereference", "starting-file=",
+  "newer=", "after-date=", "absolute-names", "check-links", "block-number", "wildcards", "no-wildcards", "anchored", "no-anchored", "ignore-case",
+  "no-ignore-case", "wildcards-match-slash", "no-wildcards-match-slash", "numeric-owner", "utc", "full-time", "show-transformed-names",
+  "show-stored-names", "quoting-style=", "quote-chars=", "no-quote-chars=", "null", "no-null", "unquote", "no-unquote", "verbatim-files-from",
+  "no-verbatim-files-from", "occurrence=?", "strip-components=", "transform=", "xform=", "totals=?", "warning=", "help", "usage", "version",
+];
+// Real long options that run a program, write a file or reach another host: no abbreviation is read as a listed one.
+const TAR_UNLISTED = [
+  "to-command", "use-compress-program", "checkpoint-action", "checkpoint", "info-script", "new-volume-script", "rsh-command", "rmt-command",
+  "index-file", "volno-file", "listed-incremental", "force-local", "extract", "get", "create", "append", "update", "delete", "catenate",
+  "concatenate", "diff", "compare", "interactive", "confirmation", "multi-volume", "remove-files", "overwrite", "recursive-unlink", "unlink-first",
+];
+const TAR_TABLE = optionTable(TAR_SHORT, TAR_LONG, false, TAR_UNLISTED);
+
+/** tar's first word may be a bundle without a dash (`tar tzf x.tgz`): each letter that takes a value takes the next word. */
+function parseTar(args: readonly Word[]): Parsed {
+  const first = args[0];
+  if (!first || first.value.startsWith("-") || first.dynamic) return getopt(args, TAR_TABLE);
+  const words: Word[] = [];
+  let i = 1;
+  for (const c of first.value) {
+    const arity = TAR_TABLE.short.get(c);
+    if (arity === undefined) return { ok: false, unknown: first.raw };
+    words.push({ raw: first.raw, value: `-${c}`, dynamic: false, glob: false });
+    if (arity === "required") {
+      const next = args[i++];
+      if (!next) return { ok: false, unknown: first.raw };
+      words.push(next);
+    }
+  }
+  return getopt([...words, ...args.slice(i)], TAR_TABLE);
+}
+
+/** `-f host:file` reads the archive over rsh: a name with a `:`, or one the guard cannot see, may be one. */
+function remoteArchive(opts: readonly Opt[]): string | null {
+  const f = opts.find((o) => o.name === "f" || o.name === "file")?.value;
+  if (!f) return null;
+  if (f.dynamic || f.glob || f.value.includes(DYN)) return `tar's archive ${f.raw} may name another host (host:file runs rsh)`;
+  return f.value.includes(":") ? `tar -f ${f.raw} reads an archive on another host through rsh` : null;
+}
+
+export const ARCHIVES: ProgramSpec[] = [
+  {
+    names: ["tar"],
+    short: TAR_SHORT,
+    long: TAR_LONG,
+    unlisted: TAR_UNLISTED,
+    parse: parseTar,
+    operands: ["text"],
+    reads: ["f", "file", "T", "files-from", "X", "exclude-from"],
+    riskyOptions: true,
+    check: (p) => (has(p, "t", "list") ? remoteArchive(p.opts) : "tar without -t (list) writes files or an archive"),
+    reason: "tar -t only lists an archive (its compression filters are fixed programs: gzip, bzip2, xz, …)",
+    examples: ["tar -tzf x.tgz", "tar tvf x.tar", "tar -tf x.tar", "tar --list -f x.tar.xz", "tar tzf x.tgz src/a.ts", "tar -tJvf x.txz --wildcards '*.md'"],
+    nearMisses: [
+      "tar -xzf x.tgz", "tar xf x.tar", "tar -czf x.tgz src", "tar -tf x.tar --to-command=sh", "tar -tf x.tar -I sh", "tar -t --use-compress-program=sh -f x",
+      "tar -t --use=sh -f x", "tar -tf x.tar --checkpoint=1 --checkpoint-action=exec=sh", "tar -tf host:x.tar", "tar -tf \"$A\"", "tar -tf x.tar -F sh",
+      "tar -tf x.tar --rsh-command=/bin/sh", "tar -tf x.tar --index-file=/tmp/x", "tar -tf x.tar $X", "tar -tw -f x.tar",
+    ],
+  },
+  {
+    names: ["unzip"],
+    short: "lvtzpcqCP:",
+    long: [],
+    operands: ["read", "text"],
+    riskyOptions: true,
+    // Listing, testing, the comment, or extracting to stdout: anything else extracts, freshens, updates or restamps.
+    check: (p) => (has(p, "l", "v", "t", "z", "p", "c") ? null : "unzip without -l, -v, -t, -z, -p or -c extracts files"),
+    reason: "unzip -l/-v/-t/-z lists or tests an archive, -p/-c extract to stdout",
+    examples: ["unzip -l x.zip", "unzip -v x.zip", "unzip -t x.zip", "unzip -p x.zip README.md", "unzip -lq x.zip", "unzip -l x.zip '*.ts'"],
+    nearMisses: ["unzip x.zip", "unzip -o x.zip", "unzip -l x.zip -d /tmp", "unzip -f x.zip", "unzip -T x.zip", "unzip -lM x.zip", "unzip -l $X"],
+  },
+  {
+    names: ["zcat", "gzcat"],
+    short: GZIP_SHORT,
+    long: GZIP_LONG,
+    // zcat is `gzip -cd "$@"`: no option undoes -c, so it never writes a file.
+    reason: "zcat decompresses to stdout (gzip -cd)",
+    examples: ["zcat f.gz", "zcat f.gz | head", "zcat -f a b.gz"],
+    nearMisses: ["zcat --frobnicate f.gz"],
+  },
+  {
+    names: ["gzip", "gunzip"],
+    short: GZIP_SHORT,
+    long: GZIP_LONG,
+    check: (p) => (has(p, "c", "stdout", "to-stdout", "l", "list", "t", "test", "h", "help", "V", "version", "L", "license") ? null : "gzip without -c, -l or -t replaces its files"),
+    reason: "gzip -c writes to stdout; -l lists and -t tests (without them it replaces its files)",
+    examples: ["gzip -dc f.gz", "gzip -c f > f.gz", "gunzip -c f.gz", "gzip -l f.gz", "gzip -t f.gz", "gzip -dc f.gz | tar -tf -", "gzip -dc $X"],
+    nearMisses: ["gzip f", "gunzip f.gz", "gzip -d f.gz", "gzip -k f", "gzip $X f"],
+  },
+];
