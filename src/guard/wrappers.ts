@@ -241,7 +241,9 @@ function peel(name: string, args: Word[]): { rest: Word[]; stdinArgs?: boolean; 
     case "xargs": {
       // -i[R], -l[N], -e[E] and --replace[=R], --max-lines[=N], --eof[=E] take a value only when attached.
       const p = parseArgs(args, "ILnPsdEa", ["max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"], true);
-      const i = args.find((w) => /^-i./.test(w.value) && !w.value.startsWith("--"))?.value.slice(2);
+      // xargs's own words only: `xargs sort -if` is sort's -i and -f, not xargs's -i with `f` to replace
+      const own = args.slice(0, args.length - p.rest.length);
+      const i = own.find((w) => /^-i./.test(w.value) && !w.value.startsWith("--"))?.value.slice(2);
       const replace = p.values.get("I")?.value ?? p.values.get("replace")?.value ?? i ?? (p.flags.has("i") || p.flags.has("replace") ? "{}" : undefined);
       return { rest: p.rest, stdinArgs: true, ...(replace !== undefined ? { replace } : {}) };
     }
