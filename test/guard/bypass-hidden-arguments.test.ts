@@ -41,7 +41,7 @@ const CLASSES: Record<string, Spelling[]> = {
     },
     {
       setup: `seq 1 200000 > big; printf '#!/bin/sh\\ntouch F\\nexec gzip "$@"\\n' > c.sh; chmod +x c.sh; printf '%s\\n' --compress-program=./c.sh -S1k big > list`,
-      run: "xargs sort -if < list", // the unwrapping reads sort's -if as xargs's -i with the replace string f
+      run: "xargs sort -if < list", // sort's -i -f, not xargs's -i with the replace string f
       balanced: ASK,
       strict: DENY,
     },
