@@ -144,7 +144,7 @@ const git = spawnSync("git", ["--version"], { encoding: "utf8" });
 describe.skipIf(bash.status !== 0)("in real bash 5 the spelling runs the tripwire, and the guard does not allow it", () => {
   let dir = "";
   afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   /** Runs `command` in a fresh temporary directory (the workspace) and says whether `trip` appeared. */
@@ -245,7 +245,7 @@ describe("xxd's options end at its first operand: the next word is the file it w
       spawnSync("bash", ["-c", "echo a > f; xxd f -d"], { cwd: d });
       expect(existsSync(join(d, "-d"))).toBe(true);
     } finally {
-      rmSync(d, { recursive: true, force: true });
+      rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
   it.each(["xxd f -d", "xxd f -r", "xxd -p f -c"])("judges the output of %j where the shell is (outside the workspace: refused)", async (command) => {

@@ -145,7 +145,7 @@ describe("nohup writes ./nohup.out when its output is a terminal (F8)", () => {
       spawnSync("script", ["-qc", "bash --norc --noprofile -c 'nohup ls'", "/dev/null"], { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir }, stdio: "ignore", timeout: 10_000 });
       expect(existsSync(join(dir, "nohup.out"))).toBe(true);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
   it.each(["nohup ls", "nohup git status"])("strict is read-only, so %j asks; balanced allows it (the file is in the workspace)", async (c) => {

@@ -47,7 +47,7 @@ export async function fuzz(iterations: number, seed: number): Promise<FuzzResult
       spawnSync("bash", ["--norc", "--noprofile", "-c", command], { cwd: dir, stdio: "ignore", timeout: 5000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir } });
       if (existsSync(join(dir, "F"))) result.bypasses.push({ command, decision: v.decision, rule: v.rule });
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   }
   return result;

@@ -25,7 +25,8 @@ export interface TripOptions {
 
 const dirs: string[] = [];
 afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  // retried: a program a spelling started in the background (git's detached housekeeping) may still write there
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 /**
