@@ -3,7 +3,7 @@
 // (`tar -I PROG`, `--to-command`, `--checkpoint-action`, `-F`, `--rsh-command`, a remote `-f host:file`, `unzip -M`).
 
 import { DYN, type Word } from "../facts.ts";
-import { getopt, optionTable, type Opt, type Parsed } from "./getopt.ts";
+import { getopt, mayBeOption, optionTable, type Opt, type Parsed } from "./getopt.ts";
 import type { ProgramSpec } from "./spec.ts";
 
 type Ok = Extract<Parsed, { ok: true }>;
@@ -60,6 +60,20 @@ function remoteArchive(opts: readonly Opt[]): string | null {
   return f.value.includes(":") ? `tar -f ${f.raw} reads an archive on another host through rsh` : null;
 }
 
+/**
+ * unzip lists, tests or prints only as `unzip -l|-v|-t|-z|-p|-c… ARCHIVE [MEMBER…]`: its options come before the archive
+ * (the row stops there), its `--` ends nothing (a `-` inside an option word turns the next letter off: `unzip -l -- -l
+ * x.zip` extracts), and after the archive it still reads `-x` and `-d DIR`, so no word there may start with `-`.
+ */
+function unzipReads(p: Ok, args: readonly Word[]): string | null {
+  if (args.some((w) => w.value === "--")) return "unzip's `--` does not end its options: a `-` in an option word turns the next option off (`unzip -l -- -l x.zip` extracts)";
+  if (!has(p, "l", "v", "t", "z", "p", "c")) return "unzip without -l, -v, -t, -z, -p or -c before the archive extracts files";
+  const [archive, ...members] = p.operands;
+  if (archive?.value.startsWith("-")) return `unzip's archive ${archive.raw} starts with \`-\`: unzip may read it as an option`;
+  const dash = members.find((w) => w.value.startsWith("-") || mayBeOption(w));
+  return dash ? `\`${dash.raw}\` after the archive may be unzip's -d DIR or -x, or a word the guard cannot see` : null;
+}
+
 export const ARCHIVES: ProgramSpec[] = [
   {
     names: ["tar"],
@@ -83,13 +97,17 @@ export const ARCHIVES: ProgramSpec[] = [
     names: ["unzip"],
     short: "lvtzpcqCP:",
     long: [],
+    // unzip reads options only before the archive: after it `-l` is a member pattern (`unzip x.zip -l '*'` extracts).
+    stopAtOperand: true,
     operands: ["read", "text"],
     riskyOptions: true,
-    // Listing, testing, the comment, or extracting to stdout: anything else extracts, freshens, updates or restamps.
-    check: (p) => (has(p, "l", "v", "t", "z", "p", "c") ? null : "unzip without -l, -v, -t, -z, -p or -c extracts files"),
-    reason: "unzip -l/-v/-t/-z lists or tests an archive, -p/-c extract to stdout",
-    examples: ["unzip -l x.zip", "unzip -v x.zip", "unzip -t x.zip", "unzip -p x.zip README.md", "unzip -lq x.zip", "unzip -l x.zip '*.ts'"],
-    nearMisses: ["unzip x.zip", "unzip -o x.zip", "unzip -l x.zip -d /tmp", "unzip -f x.zip", "unzip -T x.zip", "unzip -lM x.zip", "unzip -l $X"],
+    check: unzipReads,
+    reason: "unzip -l/-v/-t/-z lists or tests an archive, -p/-c extract to stdout (options before the archive, no `--`)",
+    examples: ["unzip -l x.zip", "unzip -v x.zip", "unzip -t x.zip", "unzip -p x.zip README.md", "unzip -lq x.zip", "unzip -l x.zip '*.ts'", "unzip -l ./\"$f\""],
+    nearMisses: [
+      "unzip x.zip", "unzip -o x.zip", "unzip -l x.zip -d /tmp", "unzip -f x.zip", "unzip -T x.zip", "unzip -lM x.zip", "unzip -l $X", "unzip x.zip -l '*'",
+      "unzip x.zip '*' -t", "unzip -l -- -l x.zip", "unzip -l -- $X", "unzip -l- x.zip", "unzip -q-l x.zip", "unzip -l \"$f\"",
+    ],
   },
   {
     names: ["zcat", "gzcat"],
