@@ -25,7 +25,8 @@ export interface TripOptions {
 
 const dirs: string[] = [];
 afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  // A process the script left behind (git's fsmonitor hook) may still be writing there: retry.
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /**
