@@ -46,6 +46,8 @@ interface Sub {
   table: OptionTable;
   /** The word right after the subcommand must be one of these (`git stash list`: `git stash -q list` pushes). */
   verbs?: readonly string[];
+  /** The word right after the subcommand, if any, must be an option the guard sees: any other may be a verb that writes (`git reflog expire`). */
+  optionFirst?: boolean;
   check?(p: Extract<Parsed, { ok: true }>): string | null;
 }
 
@@ -120,6 +122,18 @@ const SUBCOMMANDS: Record<string, Sub> = {
     table: table("v", ["verbose"]),
     check: (p) => (p.operands.length ? "git remote with a subcommand changes or reaches remotes" : null),
   },
+  // `git reflog [show] [log options]` is git log -g; its other verbs (expire, delete, …) change refs.
+  reflog: { table: LOG, optionFirst: true },
+  "reflog show": { table: LOG },
+  "merge-base": { table: table("a", ["all", "octopus", "independent", "is-ancestor", "fork-point"]) },
+  // Its %(…) atoms only format what the refs hold; --shell/--perl/--python/--tcl only quote for that language.
+  "for-each-ref": {
+    table: table("s", ["count=", "sort=", "format=", "color=?", "shell", "perl", "python", "tcl", "points-at=", "merged=?", "no-merged=?", "contains=?", "no-contains=?", "ignore-case", "omit-empty", "exclude="]),
+  },
+  "count-objects": { table: table("vH", ["verbose", "human-readable"]) },
+  "check-ignore": { table: table("qvnz", ["quiet", "verbose", "stdin", "non-matching", "no-index"]) },
+  // `git notes` alone lists; its other verbs add, edit, copy, merge or remove notes.
+  notes: { table: table("", []), verbs: ["list", "show"] },
   // `git remote get-url NAME` only prints what the configuration says: no network.
   "remote get-url": { table: table("", ["push", "all"]) },
   // log's options (no --output); `git stash` alone, or with any other verb, changes the work tree.
@@ -151,6 +165,7 @@ export function gitUnsafe(args: readonly Word[]): string | null {
   if (!spec || sub.dynamic) return `git ${sub.raw} is not a read-only subcommand the guard knows`;
   const named = spec !== SUBCOMMANDS[sub.value];
   if (spec.verbs && !(verb && !verb.dynamic && spec.verbs.includes(verb.value))) return `git ${sub.value} without ${spec.verbs.join(" or ")} right after it changes the repository`;
+  if (spec.optionFirst && !named && verb && (verb.dynamic || verb.glob || !verb.value.startsWith("-"))) return `git ${sub.value} ${verb.raw} may be a verb that changes the repository (options first, or \`git ${sub.value} show\`)`;
   // Options end at `--` or at `--end-of-options` (after it a word is a revision even when it starts with `-`), except
   // in `git stash list`: it drops both and hands every other word to `git log` as options (git 2.39 runs
   // `git log --format=… -g --first-parent ARGS refs/stash --`), so `git stash list -- --output=F` writes F.
