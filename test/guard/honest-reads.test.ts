@@ -30,7 +30,7 @@ const STILL_ASKED = [
   "tar -xzf x.tgz", "tar xf x.tar", "tar -czf x.tgz s", "tar -tf x.tar -I ./p.sh", "tar -t --use=./p.sh -f x.tar", "tar -tf x.tar --to-command=sh",
   "tar -tf x.tar --checkpoint=1 --checkpoint-action=exec=sh", "tar -tf host:x.tar", 'tar -tf "$A"', "tar -tf x.tar $X", "unzip x.zip", "unzip -l $X",
   "unzip -l x.zip -d /tmp", "unzip -lM x.zip", "gzip f", "gunzip f.gz", "gzip -d f.gz", "gzip $X f",
-  "git reflog expire --all", "git reflog delete HEAD@{1}", "git reflog $X", "git reflog main", "git reflog --output=x", "git notes", "git notes add -m x",
+  "git reflog expire --all", "git reflog delete HEAD@{1}", "git reflog $X", "git reflog main", "git reflog --grep expire", "git reflog -n 5 $X", "git reflog --output=x", "git notes", "git notes add -m x",
   "git notes remove", "git for-each-ref --format=%(refname) $X", "xz f", "xz -d f.xz", "unxz f.xz", "bzip2 f", "bunzip2 f.bz2", "zstd f", "zstd -d f.zst",
   "zstd -dc f.zst -o g", "zstd -dc $X", "zstd -c --rm f", "zstdcat -o g f.zst", "pip list --outdated", "pip --log x list", "pip list $X",
 ];

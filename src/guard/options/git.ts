@@ -42,12 +42,15 @@ function table(short: string, long: string[], unlisted: string[] = DIFF_UNLISTED
   return optionTable(short, long, true, unlisted);
 }
 
+/** `git reflog`'s verbs that change refs or logs (`show` and `list` only print). */
+const REFLOG_VERBS = new Set(["expire", "delete", "drop", "exists", "write"]);
+
 interface Sub {
   table: OptionTable;
   /** The word right after the subcommand must be one of these (`git stash list`: `git stash -q list` pushes). */
   verbs?: readonly string[];
-  /** The word right after the subcommand, if any, must be an option the guard sees: any other may be a verb that writes (`git reflog expire`). */
-  optionFirst?: boolean;
+  /** Why the words after the subcommand (or its verb) are not known safe before parsing, or null. */
+  words?(after: readonly Word[]): string | null;
   check?(p: Extract<Parsed, { ok: true }>): string | null;
 }
 
@@ -123,7 +126,15 @@ const SUBCOMMANDS: Record<string, Sub> = {
     check: (p) => (p.operands.length ? "git remote with a subcommand changes or reaches remotes" : null),
   },
   // `git reflog [show] [log options]` is git log -g; its other verbs (expire, delete, …) change refs.
-  reflog: { table: LOG, optionFirst: true },
+  // The word right after `reflog` must be an option: any other may be a verb. Newer git looks for its verb past
+  // options it does not know (`git reflog --grep expire`), so no word may be one, or one the guard cannot see.
+  reflog: {
+    table: LOG,
+    words: (after) => {
+      const verb = after.find((w, i) => (i === 0 && !w.value.startsWith("-")) || w.dynamic || w.glob || REFLOG_VERBS.has(w.value));
+      return verb ? `git reflog ${verb.raw} may be a verb that changes the repository (options first, or \`git reflog show\`)` : null;
+    },
+  },
   "reflog show": { table: LOG },
   "merge-base": { table: table("a", ["all", "octopus", "independent", "is-ancestor", "fork-point"]) },
   // Its %(…) atoms only format what the refs hold; --shell/--perl/--python/--tcl only quote for that language.
@@ -165,11 +176,12 @@ export function gitUnsafe(args: readonly Word[]): string | null {
   if (!spec || sub.dynamic) return `git ${sub.raw} is not a read-only subcommand the guard knows`;
   const named = spec !== SUBCOMMANDS[sub.value];
   if (spec.verbs && !(verb && !verb.dynamic && spec.verbs.includes(verb.value))) return `git ${sub.value} without ${spec.verbs.join(" or ")} right after it changes the repository`;
-  if (spec.optionFirst && !named && verb && (verb.dynamic || verb.glob || !verb.value.startsWith("-"))) return `git ${sub.value} ${verb.raw} may be a verb that changes the repository (options first, or \`git ${sub.value} show\`)`;
   // Options end at `--` or at `--end-of-options` (after it a word is a revision even when it starts with `-`), except
   // in `git stash list`: it drops both and hands every other word to `git log` as options (git 2.39 runs
   // `git log --format=… -g --first-parent ARGS refs/stash --`), so `git stash list -- --output=F` writes F.
   const after = args.slice(named || spec.verbs ? i + 2 : i + 1);
+  const early = spec.words?.(after);
+  if (early) return early;
   const stashList = sub.value === "stash" && verb!.value === "list";
   const rest = stashList ? after.filter((w) => w.value !== "--" && w.value !== "--end-of-options") : after;
   const end = rest.findIndex((w) => w.value === "--" || w.value === "--end-of-options");
