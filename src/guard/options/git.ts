@@ -66,7 +66,7 @@ function configReads(p: Extract<Parsed, { ok: true }>): string | null {
   const actions = p.opts.filter((o) => o.name in CONFIG_READS);
   if (actions.length) {
     const most = Math.min(...actions.map((o) => CONFIG_READS[o.name]!));
-    return p.operands.length <= most ? null : `git config --${actions[0]!.name} takes at most ${most} operand${most === 1 ? "" : "s"}: more may set a value`;
+    return p.operands.length <= most ? null : `git config ${actions[0]!.word.raw} takes at most ${most} operand${most === 1 ? "" : "s"}: more may set a value`;
   }
   const [first, ...rest] = p.operands.map((w) => w.value);
   if (first === "list" && rest.length === 0) return null;
