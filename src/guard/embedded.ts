@@ -139,8 +139,13 @@ function gitCode(argv: readonly Word[]): Embedded[] {
   }
   if (sub === "config") {
     // `git config [options] KEY VALUE`: a setting written for later.
-    const operands = rest.filter((w, i) => !w.value.startsWith("-") && !/^--(?:file|blob|type|default|comment)$/.test(rest[i - 1]?.value ?? "") && !(rest[i - 1]?.value === "-f"));
-    if (operands.length >= 2) setting(operands[1]!, operands[0]!.value, "git config");
+    const value = (i: number) => /^--(?:file|blob|type|default|comment)$/.test(rest[i - 1]?.value ?? "") || rest[i - 1]?.value === "-f";
+    const operands = rest.filter((w, i) => !w.value.startsWith("-") && !value(i));
+    // `git config --get KEY VALUE-PATTERN` reads (git config reads options only before its first operand).
+    const ends = rest.findIndex((w) => w.value === "--" || w.value === "--end-of-options");
+    const first = Math.min(operands[0] ? rest.indexOf(operands[0]) : rest.length, ends < 0 ? rest.length : ends);
+    const reads = rest.slice(0, first).some((w, i) => /^(?:--get(?:-all|-regexp|-urlmatch|-color|-colorbool)?|--list|-l)$/.test(w.value) && !value(i));
+    if (operands.length >= 2 && !reads) setting(operands[1]!, operands[0]!.value, "git config");
   }
   return out;
 }

@@ -1,4 +1,4 @@
-// Read-only commands that used to ask (red team round 6, false asks): a version check, git's listings and config
+// Read-only commands that used to ask (red team rounds 6 and 7, false asks): a version check, git's listings and config
 // reads, listing or decompressing an archive to stdout. Each runs unasked under balanced and strict; the forms of the
 // same programs that write, run a program or read code from the terminal still ask.
 import { spawnSync } from "node:child_process";
@@ -15,6 +15,10 @@ const ALLOWED = [
   "git submodule status",
   "tar -tzf x.tgz", "tar tvf x.tgz", "tar --list -f x.tar.xz", "unzip -l x.zip", "unzip -t x.zip", "unzip -p x.zip s/a", "zcat f.gz | head",
   "gzip -dc f.gz", "gunzip -c f.gz", "gzip -l f.gz", "gzip -t f.gz", "gzip -dc $X",
+  // red team round 7's false asks
+  "git reflog", "git reflog -n 5", "git reflog show main", "git merge-base HEAD main", "git merge-base --is-ancestor HEAD main",
+  "git for-each-ref --format='%(refname)' refs/heads", "git count-objects -v", "git check-ignore -v x", "git notes list", "git notes show HEAD",
+  "xz -dc x.xz", "xzcat x.xz", "xz -l x.xz", "bzip2 -dc x.bz2", "bzcat x.bz2", "bzip2 -t x.bz2", "zstd -dc x.zst", "zstdcat x.zst", "zstd -l x.zst",
 ];
 
 const STILL_ASKED = [
@@ -26,6 +30,9 @@ const STILL_ASKED = [
   "tar -xzf x.tgz", "tar xf x.tar", "tar -czf x.tgz s", "tar -tf x.tar -I ./p.sh", "tar -t --use=./p.sh -f x.tar", "tar -tf x.tar --to-command=sh",
   "tar -tf x.tar --checkpoint=1 --checkpoint-action=exec=sh", "tar -tf host:x.tar", 'tar -tf "$A"', "tar -tf x.tar $X", "unzip x.zip", "unzip -l $X",
   "unzip -l x.zip -d /tmp", "unzip -lM x.zip", "gzip f", "gunzip f.gz", "gzip -d f.gz", "gzip $X f",
+  "git reflog expire --all", "git reflog delete HEAD@{1}", "git reflog $X", "git reflog main", "git reflog --grep expire", "git reflog -n 5 $X", "git reflog --output=x", "git notes", "git notes add -m x",
+  "git notes remove", "git for-each-ref --format=%(refname) $X", "xz f", "xz -d f.xz", "unxz f.xz", "bzip2 f", "bunzip2 f.bz2", "zstd f", "zstd -d f.zst",
+  "zstd -dc f.zst -o g", "zstd -dc $X", "zstd -c --rm f", "zstdcat -o g f.zst", "pip list --outdated", "pip --log x list", "pip list $X",
 ];
 
 describe("read-only commands run unasked", () => {
@@ -72,4 +79,43 @@ describe("listing or decompressing to stdout writes nothing (real tar, unzip, gz
       expect(tripped(`${ARCHIVE}; printf '#!/bin/sh\\ntouch F\\ncat\\n' > p.sh; chmod +x p.sh; ${c}`)).toBe(true);
     },
   );
+});
+
+describe("read-only git and decompressing to stdout write nothing (red team round 7's false asks, real programs)", () => {
+  const snapshot = "find . -type f | sort | xargs md5sum";
+  const REPO = "git init -q . && echo a > f && git add f && git -c user.email=a@b -c user.name=a commit -q -m x && git branch main 2>/dev/null; git -c user.email=a@b -c user.name=a notes add -m n";
+  const forms = [
+    "git reflog", "git reflog -n 5", "git reflog show main", "git merge-base HEAD main", "git merge-base --is-ancestor HEAD main",
+    "git for-each-ref --format='%(refname) %(objectname) %(contents:subject)' refs/heads", "git count-objects -v", "git check-ignore -v x", "git notes list",
+    "git notes show HEAD",
+  ];
+  /** True when `run` changed a file under the directory (a checksum of every file before and after). */
+  const changed = (setup: string, run: string) =>
+    tripped(`mkdir w && cd w && ${setup}; ${snapshot} > ../before; ${run}; ${snapshot} > ../after; cmp -s ../before ../after || touch ../F`);
+  it.skipIf(!has("git")).each(forms)("%j leaves the repository as it was", (c) => {
+    expect(changed(REPO, `${c} >/dev/null 2>&1`)).toBe(false);
+  });
+  it.skipIf(!has("git"))("the same check sees git reflog expire change the repository", () => {
+    expect(changed(REPO, "git reflog expire --expire=now --all")).toBe(true);
+  });
+  const PACKED = "echo hi > s; xz -k s; bzip2 -k s; zstd -q s; rm s";
+  it.skipIf(!["xz", "bzip2", "zstd"].every(has)).each([
+    "xz -dc s.xz", "xzcat s.xz", "xz -l s.xz", "xz -t s.xz", "unxz -c s.xz", "bzip2 -dc s.bz2", "bzcat s.bz2", "bzip2 -t s.bz2", "bunzip2 -c s.bz2",
+    "zstd -dc s.zst", "zstdcat s.zst", "zstd -l s.zst", "zstd -t s.zst", "unzstd -c s.zst",
+  ])("%j writes no file", (c) => {
+    expect(changed(PACKED, `${c} >/dev/null 2>&1`)).toBe(false);
+  });
+  it.skipIf(!has("zstd"))("zstd -dc with -o writes a file, so -o is not listed", () => {
+    expect(changed(PACKED, "zstd -dc s.zst -o g >/dev/null 2>&1")).toBe(true);
+  });
+});
+
+describe("pip runs project code: the .pth files of its environment (red team round 7)", () => {
+  it.skipIf(!has("pip") || !has("python3"))("pip list runs a .pth file in the user's site-packages (real pip)", () => {
+    expect(tripped(`S=$(python3 -m site --user-site); mkdir -p "$S"; echo 'import os; os.system("touch F")' > "$S/x.pth"; pip list`)).toBe(true);
+  });
+  it.each(["pip list", "pip3 show requests", "pip freeze", "pip list --format=json"])("%j is project code: allowed under balanced, asked under strict", async (c) => {
+    expect((await guardFor("balanced")).check(c)).toMatchObject({ decision: "allow", rule: "project-code" });
+    expect((await guardFor("strict")).check(c)).toMatchObject({ decision: "ask", rule: "project-code" });
+  });
 });

@@ -25,7 +25,7 @@ export interface TripOptions {
 
 const dirs: string[] = [];
 afterAll(() => {
-  // retried: a program a spelling started in the background (git's detached housekeeping) may still write there
+  // A process the script left behind (git's fsmonitor hook) may still be writing there: retry.
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 

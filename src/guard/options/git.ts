@@ -42,21 +42,37 @@ function table(short: string, long: string[], unlisted: string[] = DIFF_UNLISTED
   return optionTable(short, long, true, unlisted);
 }
 
+/** `git reflog`'s verbs that change refs or logs (`show` and `list` only print). */
+const REFLOG_VERBS = new Set(["expire", "delete", "drop", "exists", "write"]);
+
 interface Sub {
   table: OptionTable;
   /** The word right after the subcommand must be one of these (`git stash list`: `git stash -q list` pushes). */
   verbs?: readonly string[];
+  /** Why the words after the subcommand (or its verb) are not known safe before parsing, or null. */
+  words?(after: readonly Word[]): string | null;
   check?(p: Extract<Parsed, { ok: true }>): string | null;
 }
 
-/** `git config`: reading a key (`--get`, `git config NAME`) or listing (`-l`, `git config list`), never setting. */
+/** git config's read actions and the most operands each takes (`--get NAME [VALUE-PATTERN]`, `--list`). */
+const CONFIG_READS: Record<string, number> = { get: 2, "get-all": 2, "get-regexp": 2, "get-urlmatch": 2, "get-color": 2, "get-colorbool": 2, l: 0, list: 0 };
+
+/**
+ * `git config`: reading a key (`--get`, `git config NAME`) or listing (`-l`, `git config list`), never setting. git
+ * config reads options only up to its first operand (the table stops there): `git config core.x VALUE --get` is no read
+ * but `git config core.x VALUE` with `--get` as its value pattern, a write of .git/config.
+ */
 function configReads(p: Extract<Parsed, { ok: true }>): string | null {
-  if (p.opts.some((o) => /^(?:get|get-all|get-regexp|get-urlmatch|get-color|get-colorbool|l|list)$/.test(o.name))) return null;
+  const actions = p.opts.filter((o) => o.name in CONFIG_READS);
+  if (actions.length) {
+    const most = Math.min(...actions.map((o) => CONFIG_READS[o.name]!));
+    return p.operands.length <= most ? null : `git config ${actions[0]!.word.raw} takes at most ${most} operand${most === 1 ? "" : "s"}: more may set a value`;
+  }
   const [first, ...rest] = p.operands.map((w) => w.value);
   if (first === "list" && rest.length === 0) return null;
   // A key is section.name; `git config edit` (an editor) and `git config NAME VALUE` (a write) are not reads.
   if (first !== undefined && rest.length === 0 && first.includes(".")) return null;
-  return "git config without --get or --list may set a value";
+  return "git config without --get or --list before its first operand may set a value";
 }
 
 const GREP_LONG = [
@@ -109,6 +125,26 @@ const SUBCOMMANDS: Record<string, Sub> = {
     table: table("v", ["verbose"]),
     check: (p) => (p.operands.length ? "git remote with a subcommand changes or reaches remotes" : null),
   },
+  // `git reflog [show] [log options]` is git log -g; its other verbs (expire, delete, …) change refs.
+  // The word right after `reflog` must be an option: any other may be a verb. Newer git looks for its verb past
+  // options it does not know (`git reflog --grep expire`), so no word may be one, or one the guard cannot see.
+  reflog: {
+    table: LOG,
+    words: (after) => {
+      const verb = after.find((w, i) => (i === 0 && !w.value.startsWith("-")) || w.dynamic || w.glob || REFLOG_VERBS.has(w.value));
+      return verb ? `git reflog ${verb.raw} may be a verb that changes the repository (options first, or \`git reflog show\`)` : null;
+    },
+  },
+  "reflog show": { table: LOG },
+  "merge-base": { table: table("a", ["all", "octopus", "independent", "is-ancestor", "fork-point"]) },
+  // Its %(…) atoms only format what the refs hold; --shell/--perl/--python/--tcl only quote for that language.
+  "for-each-ref": {
+    table: table("s", ["count=", "sort=", "format=", "color=?", "shell", "perl", "python", "tcl", "points-at=", "merged=?", "no-merged=?", "contains=?", "no-contains=?", "ignore-case", "omit-empty", "exclude="]),
+  },
+  "count-objects": { table: table("vH", ["verbose", "human-readable"]) },
+  "check-ignore": { table: table("qvnz", ["quiet", "verbose", "stdin", "non-matching", "no-index"]) },
+  // `git notes` alone lists; its other verbs add, edit, copy, merge or remove notes.
+  notes: { table: table("", []), verbs: ["list", "show"] },
   // `git remote get-url NAME` only prints what the configuration says: no network.
   "remote get-url": { table: table("", ["push", "all"]) },
   // log's options (no --output); `git stash` alone, or with any other verb, changes the work tree.
@@ -119,7 +155,7 @@ const SUBCOMMANDS: Record<string, Sub> = {
     table: optionTable("lzf:", [
       "get", "get-all", "get-regexp", "get-urlmatch", "get-color", "get-colorbool", "list", "show-origin", "show-scope", "name-only", "null", "type=",
       "bool", "int", "bool-or-int", "path", "expiry-date", "default=", "global", "system", "local", "worktree", "file=", "blob=", "includes", "no-includes",
-    ], false, ["add", "unset", "unset-all", "replace-all", "rename-section", "remove-section", "edit", "comment", "fixed-value", "value"]),
+    ], false, ["add", "unset", "unset-all", "replace-all", "rename-section", "remove-section", "edit", "comment", "fixed-value", "value"], true),
     check: configReads,
   },
   // -O/--open-files-in-pager runs a program and --textconv runs drivers: not listed.
@@ -140,8 +176,14 @@ export function gitUnsafe(args: readonly Word[]): string | null {
   if (!spec || sub.dynamic) return `git ${sub.raw} is not a read-only subcommand the guard knows`;
   const named = spec !== SUBCOMMANDS[sub.value];
   if (spec.verbs && !(verb && !verb.dynamic && spec.verbs.includes(verb.value))) return `git ${sub.value} without ${spec.verbs.join(" or ")} right after it changes the repository`;
-  // Options end at `--` or at `--end-of-options` (after it a word is a revision even when it starts with `-`).
-  const rest = args.slice(named || spec.verbs ? i + 2 : i + 1);
+  // Options end at `--` or at `--end-of-options` (after it a word is a revision even when it starts with `-`), except
+  // in `git stash list`: it drops both and hands every other word to `git log` as options (git 2.39 runs
+  // `git log --format=… -g --first-parent ARGS refs/stash --`), so `git stash list -- --output=F` writes F.
+  const after = args.slice(named || spec.verbs ? i + 2 : i + 1);
+  const early = spec.words?.(after);
+  if (early) return early;
+  const stashList = sub.value === "stash" && verb!.value === "list";
+  const rest = stashList ? after.filter((w) => w.value !== "--" && w.value !== "--end-of-options") : after;
   const end = rest.findIndex((w) => w.value === "--" || w.value === "--end-of-options");
   const options = end < 0 ? rest : rest.slice(0, end);
   const p = getopt(end >= 0 && rest[end]!.value === "--end-of-options" ? [...options, { ...rest[end]!, value: "--" }, ...rest.slice(end + 1)] : rest, spec.table);
@@ -150,7 +192,7 @@ export function gitUnsafe(args: readonly Word[]): string | null {
   // value (`git grep -e "$X"`) stays its value unless it may split.
   const taken = (w: Word) => !w.glob && !mayBeSeveral(w) && p.opts.some((o) => o.value === w);
   const hidden = options.find((w) => mayBeOption(w) && !taken(w));
-  if (hidden) return `\`${hidden.raw}\` may turn into an option of git ${sub.value} the guard cannot see (after \`--end-of-options\` or \`--\` it cannot)`;
+  if (hidden) return `\`${hidden.raw}\` may turn into an option of git ${sub.value} the guard cannot see (${stashList ? "git stash list passes every word to git log as an option, `--` too" : "after `--end-of-options` or `--` it cannot"})`;
   return spec.check?.(p) ?? null;
 }
 

@@ -105,6 +105,19 @@ const BUILD_TOOLS: Record<string, Set<string> | null> = {
 };
 
 /**
+ * `pip list|show|freeze|check` read what is installed, but pip is Python: it starts by running the `.pth` files and
+ * sitecustomize of its environment (a workspace venv, `~/.local`), so it runs project code like `python3 -m pip list`.
+ * Only the options that choose what to print: no index or network (`--outdated`), no log file, no other path.
+ */
+const PIP_READS = new Set(["list", "show", "freeze", "check"]);
+const PIP_OPTION = /^(?:-[lvqef]+|--(?:local|user|verbose|quiet|not-required|exclude-editable|include-editable|editable|files|all|format(?:=(?:columns|freeze|json))?))$/;
+function pipRead(eff: Effective): boolean {
+  const [sub, ...rest] = eff.argv.slice(1);
+  if (!sub || sub.dynamic || !PIP_READS.has(sub.value)) return false;
+  return rest.every((w) => !w.dynamic && !w.glob && (w.value.startsWith("-") ? PIP_OPTION.test(w.value) : true));
+}
+
+/**
  * How an interpreter comes to read code typed at the terminal (a REPL, or a program read from it), or null: an
  * option that asks for it (`python3 -i x.py`, `node --interactive`, `php -a`, `perl -d`), or its program is its
  * standard input and nothing feeds that (`python3 -B`, `perl -w`, `python3 -`), or the program file is the terminal
@@ -131,6 +144,7 @@ export function projectCode(cmd: Command, eff: Effective, env: RuleEnv): string 
   if (isInterpreterName(n)) return eff.argv.length > 1 && !versionCheck(eff) && programSource(eff) !== "unknown" ? `${n} runs project code` : null;
   if (SHELLS.has(n)) return programSource(eff) === "file" ? `${n} runs a project script` : null;
   if (n in PKG_SAFE) return packageScript(eff) ? `${n} runs the project's scripts` : null;
+  if (n === "pip" || n === "pip3") return pipRead(eff) ? `${n} runs the .pth files of its environment` : null;
   if (n in BUILD_TOOLS) {
     const subs = BUILD_TOOLS[n];
     if (!subs) return `${n} runs project code`;
@@ -404,8 +418,12 @@ export const LAYER3: RuleRow[] = [
     examples: [
       "python3 x.py", "node app.js", "npm test", "npm run build", "make", "bash build.sh", "./script.sh", "cargo run", "go run .", "pytest",
       "node -e 'console.log(1)'", "python3 -m pytest", "npm ci", "npm install lodash", "pnpm add zod", "yarn test", "node /tmp/run.js",
+      "pip list", "pip3 show requests", "pip freeze", "pip list --format=json",
     ],
-    nearMisses: ["npm install -g x", "cargo install x", "go get x", "sh -c 'ls'", "npm publish", "node --version", "python3 -V"],
+    nearMisses: [
+      "npm install -g x", "cargo install x", "go get x", "sh -c 'ls'", "npm publish", "node --version", "python3 -V", "pip list --outdated",
+      "pip list --log /tmp/x", "pip --log x list", "pip install x", "pip list $X",
+    ],
     match(cmd, eff, env) {
       const what = projectCode(cmd, eff, env);
       return what ? { detail: text(cmd, eff) } : null;
