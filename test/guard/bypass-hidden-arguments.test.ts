@@ -10,19 +10,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { splitsIntoWords } from "../../src/guard/options/getopt.ts";
 import { guardFor } from "./helpers.ts";
-import { tripped } from "./tripwire.ts";
+import { type Spelling, spellingScript, tripped } from "./tripwire.ts";
 
-interface Spelling {
-  /** Makes the files the command reads (real bash only: the guard judges `run`). */
-  setup: string;
-  /** The command under test: run in real bash after `setup` (and `after`), and checked by the guard. */
-  run: string;
-  /** What runs afterwards in bash to show the effect (`git status` runs a planted core.fsmonitor). */
-  after?: string;
-  /** Verdicts under balanced and strict, `decision/rule`. */
-  balanced: string;
-  strict: string;
-}
 
 const REPO = "git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x";
 /** A copy of .git/config with `core.fsmonitor = touch F`, which the next `git status` runs. */
@@ -123,12 +112,11 @@ const CLASSES: Record<string, Spelling[]> = {
   ],
 };
 
-const script = (s: Spelling) => [s.setup, s.run, s.after].filter(Boolean).join("\n");
 
 for (const [name, spellings] of Object.entries(CLASSES)) {
   describe(name, () => {
     it.each(spellings.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
-      expect(tripped(script(s))).toBe(true);
+      expect(tripped(spellingScript(s))).toBe(true);
     });
     it.each(spellings.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
       const b = (await guardFor("balanced")).check(s.run);

@@ -7,19 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { guardFor } from "./helpers.ts";
-import { tripped } from "./tripwire.ts";
+import { type Spelling, spellingScript, tripped } from "./tripwire.ts";
 
-interface Spelling {
-  /** Makes the files the command reads (real bash only: the guard judges `run`). */
-  setup: string;
-  /** The command under test: run in real bash after `setup`, and checked by the guard. */
-  run: string;
-  /** What runs afterwards in bash to show the effect (`git status` runs a planted core.fsmonitor). */
-  after?: string;
-  /** Verdicts under balanced and strict, `decision/rule`. */
-  balanced: string;
-  strict: string;
-}
 
 const has = (program: string): boolean => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0;
 
@@ -105,12 +94,11 @@ const CLASSES: Record<string, { needs: string[]; spellings: Spelling[] }> = {
   },
 };
 
-const script = (s: Spelling) => [s.setup, s.run, s.after].filter(Boolean).join("\n");
 
 for (const [name, { needs, spellings }] of Object.entries(CLASSES)) {
   describe(name, () => {
     it.skipIf(!needs.every(has)).each(spellings.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
-      expect(tripped(script(s))).toBe(true);
+      expect(tripped(spellingScript(s))).toBe(true);
     });
     it.each(spellings.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
       const b = (await guardFor("balanced")).check(s.run);

@@ -50,3 +50,21 @@ export function tripped(script: string, options: TripOptions = {}): boolean {
   if (r.error && (r.error as NodeJS.ErrnoException).code !== "ETIMEDOUT") throw r.error;
   return existsSync(join(dir, options.tripwire ?? "F"));
 }
+
+/** A bypass spelling proven in real bash and judged by the guard (the bypass test files' tables). */
+export interface Spelling {
+  /** Makes the files the command reads (real bash only: the guard judges `run`). */
+  setup: string;
+  /** The command under test: run in real bash after `setup` (and before `after`), and checked by the guard. */
+  run: string;
+  /** What runs afterwards in bash to show the effect (`git status` runs a planted core.fsmonitor). */
+  after?: string;
+  /** Verdicts under balanced and strict, `decision/rule`. */
+  balanced: string;
+  strict: string;
+}
+
+/** The script real bash runs for a spelling: its setup, the command, then what shows the effect. */
+export function spellingScript(s: Spelling): string {
+  return [s.setup, s.run, s.after].filter(Boolean).join("\n");
+}
