@@ -23,13 +23,13 @@ const DENY = "deny/not-allowlisted";
 const CLASSES: Record<string, Spelling[]> = {
   "xargs appends words from its input, which may be options of the program it runs (F1)": [
     {
-      setup: `seq 1 200000 > big; printf '#!/bin/sh\\ntouch F\\nexec gzip "$@"\\n' > c.sh; chmod +x c.sh; printf '%s\\n' --compress-program=./c.sh -S1k big > list`,
+      setup: `seq 1 5000 > big; printf '#!/bin/sh\\ntouch F\\nexec gzip "$@"\\n' > c.sh; chmod +x c.sh; printf '%s\\n' --compress-program=./c.sh -S1k big > list`,
       run: "xargs sort < list",
       balanced: ASK,
       strict: DENY,
     },
     {
-      setup: `seq 1 200000 > big; printf '#!/bin/sh\\ntouch F\\nexec gzip "$@"\\n' > c.sh; chmod +x c.sh; printf '%s\\n' --compress-program=./c.sh -S1k big > list`,
+      setup: `seq 1 5000 > big; printf '#!/bin/sh\\ntouch F\\nexec gzip "$@"\\n' > c.sh; chmod +x c.sh; printf '%s\\n' --compress-program=./c.sh -S1k big > list`,
       run: "xargs sort -if < list", // sort's -i -f, not xargs's -i with the replace string f
       balanced: ASK,
       strict: DENY,

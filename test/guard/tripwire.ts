@@ -25,7 +25,7 @@ export interface TripOptions {
 
 const dirs: string[] = [];
 afterAll(() => {
-  // A process the script left behind (git's fsmonitor hook) may still be writing there: retry.
+  // retried all the same: a process a script left behind may still be writing there
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
@@ -39,13 +39,16 @@ export function tripped(script: string, options: TripOptions = {}): boolean {
   options.setup?.(dir);
   const rc = options.rc === true ? [] : ["--norc", "--noprofile"];
   const args = options.interactive ? [...rc, "-i"] : [...rc, "-c", script];
-  const r = spawnSync("bash", args, {
+  // Under timeout(1), which kills the script's whole process group when it runs out: a program a spelling started
+  // must not outlive the test and write into the folder while it is removed.
+  const ms = options.timeoutMs ?? 10_000;
+  const r = spawnSync("timeout", ["-k", "1", `${ms / 1000}`, "bash", ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, ...(typeof options.env === "function" ? options.env(dir) : options.env) },
     encoding: "utf8",
     stdio: options.interactive ? ["pipe", "ignore", "ignore"] : "ignore",
     ...(options.interactive ? { input: `${script}\n:\n` } : {}),
-    timeout: options.timeoutMs ?? 10_000,
+    timeout: ms + 5_000,
   });
   if (r.error && (r.error as NodeJS.ErrnoException).code !== "ETIMEDOUT") throw r.error;
   return existsSync(join(dir, options.tripwire ?? "F"));
