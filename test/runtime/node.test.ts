@@ -9,6 +9,7 @@ import { SHELL } from "../../src/limits.ts";
 import { createNodeRuntime } from "../../src/runtime/node.ts";
 import type { Runtime, TerminalProcess } from "../../src/runtime/types.ts";
 import { type Marker, MarkerScanner } from "../../src/runtime/markers.ts";
+import { TOKEN_NAME } from "../../src/runtime/node/bash-scripts.ts";
 
 /** Alive and not a zombie (a killed orphan waits for the machine's init to reap it). */
 function running(pid: number): boolean {
@@ -140,6 +141,18 @@ describe("node runtime", () => {
     expect(a).toHaveLength(3);
     for (const token of [...a, ...b]) expect(token).toMatch(/^bash-[0-9a-f]{10}$/);
     expect(new Set([...a, ...b]).size).toBe(6);
+  });
+
+  it("a shell whose read builtin is disabled prints no token an end could be taken with (no fallback to RANDOM on Linux)", async () => {
+    const proc = await runtime.spawnShell({ cols: 200, rows: 50 });
+    const w = watch(proc);
+    await w.until(() => w.prompts() === 1);
+    proc.write("unset SRANDOM; RANDOM=7; enable -n read\r");
+    await w.until(() => w.prompts() === 2);
+    const token = (w.markers.filter((m) => m.kind === "exit").at(-1) as { tag: string }).tag.split(".")[2]!;
+    expect(TOKEN_NAME.test(token)).toBe(false);
+    proc.kill();
+    await proc.exited;
   });
 
   it("spawnShell honours cwd and env (a respawn restores them)", async () => {

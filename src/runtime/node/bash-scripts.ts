@@ -113,19 +113,21 @@ export const TOKEN_NAME = /^bash-[0-9a-f]{10}$/;
 export const STATE_FDS = { env: 250, state: 251 } as const;
 
 /**
- * Bash that sets the variable `name` (declared local by the caller) to `digits` random hex digits (at most 24). They
- * come from the kernel (/proc/sys/kernel/random/uuid, a fresh UUID on every read; its first 12 hex digits are all
- * random), never from the shell's own RANDOM or SRANDOM, which a command can seed or unset (`RANDOM=7; unset SRANDOM`
- * made every later token the same in every run). Builtins only, no process. Without /proc (not Linux) it falls back
- * to SRANDOM, else RANDOM.
+ * Bash that sets the variable `name` (declared local by the caller) to `digits` hex digits (at most 16). They come
+ * from the kernel (/proc/sys/kernel/random/uuid, a fresh UUID on every read; its first 12 hex digits are all random,
+ * the 13th is its version), never from the shell's own RANDOM or SRANDOM, which a command can seed or unset
+ * (`RANDOM=7; unset SRANDOM` made every later token the same in every run). Builtins only, no process. Only where that
+ * file does not exist (not Linux) does it fall back to SRANDOM, else RANDOM; where it exists but cannot be read
+ * (`enable -n read`), the value is short, and an end with a short token is never taken (TOKEN_NAME): the command
+ * times out instead.
  */
 function randomHex(name: string, digits: number): string {
-  if (digits > 24) throw new Error("randomHex: at most 24 digits");
+  if (digits > 16) throw new Error("randomHex: at most 16 digits");
   const fallback = "${SRANDOM:-$(((RANDOM << 17 ^ RANDOM << 2 ^ RANDOM) & 0xffffffff))}";
   return (
-    `${name}=; { IFS= builtin read -r ${name} </proc/sys/kernel/random/uuid; } 2>/dev/null; ${name}=\${${name}//-/}; ` +
-    `((\${#${name}} >= ${digits})) && ${name}=\${${name}:0:${digits}} || ` +
-    `{ builtin printf -v ${name} '%08x%08x%08x' "${fallback}" "${fallback}" "${fallback}"; ${name}=\${${name}:0:${digits}}; }`
+    `${name}=; if [[ -e /proc/sys/kernel/random/uuid ]]; then ` +
+    `{ IFS= builtin read -r ${name} </proc/sys/kernel/random/uuid; } 2>/dev/null; ${name}=\${${name}//-/}; ` +
+    `else builtin printf -v ${name} '%08x%08x' "${fallback}" "${fallback}"; fi; ${name}=\${${name}:0:${digits}}`
   );
 }
 
