@@ -86,7 +86,9 @@ export class Lifecycle {
       this.yieldRunning(a, w, "quiet");
       return;
     }
-    if (quiet >= w.quietMs - 1 && looksLikePrompt(a.lastLine())) {
+    // A paste the line editor has not accepted yet shows the shell's own prompt, not one of the command's.
+    const unaccepted = a.pasted && a.phase === "echo";
+    if (quiet >= w.quietMs - 1 && !unaccepted && looksLikePrompt(a.lastLine())) {
       this.yieldRunning(a, w, "prompt");
       return;
     }
@@ -172,7 +174,7 @@ export class Lifecycle {
     const why =
       how.kind === "held"
         ? `another process (${how.holder.name}) had taken the shell's terminal, so what was typed went to it`
-        : "another process read what was typed: the shell waited at its prompt and never got it";
+        : "another process read what was typed, or kept the line from being entered: the shell waited at its prompt and never ran it";
     const notice = words.terminalTaken(how.kind === "held" ? how.holder.name : null, outcome);
     this.endActive(a, { status: "completed", exitCode: null, error: words.lost(why), refused: "lost", notice });
     this.flushPersonQueue();

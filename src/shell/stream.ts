@@ -42,8 +42,8 @@ export class Stream {
   private idleCwd: string | undefined;
   /** The running command's candidate ends being verified. */
   private check: { a: RunningCommand; since: number; quick: number; timer: (() => void) | null } | null = null;
-  /** Watching a typed command until the shell shows it read it (its echo, its start or an end). */
-  private typedWatch: { a: RunningCommand; since: number; looks: number; timer: (() => void) | null } | null = null;
+  /** Watching a typed command until the shell shows it read it (its start or an end; for a paste, accepting the line). */
+  private typedWatch: { a: RunningCommand; since: number; looks: number; heard: boolean; timer: (() => void) | null } | null = null;
 
   constructor(
     private readonly core: SessionCore,
@@ -75,14 +75,17 @@ export class Stream {
     this.typedWatch?.timer?.();
     this.typedWatch = null;
     if (this.shell.proc?.probe !== undefined) {
-      this.typedWatch = { a, since: now(), looks: 0, timer: null };
+      this.typedWatch = { a, since: now(), looks: 0, heard: false, timer: null };
       this.typedWatch.timer = later(() => this.watchTyped(), TYPED_LOOK_MS);
     }
   }
 
   push(chunk: string): void {
     const a = this.core.active;
-    if (a !== null && chunk !== "") a.heardSinceTyped = true;
+    if (a !== null && chunk !== "") {
+      a.heardSinceTyped = true;
+      if (this.typedWatch !== null) this.typedWatch.heard = true;
+    }
     for (const ev of this.scanner.push(chunk)) {
       if (ev.type === "text") this.onText(ev.text);
       else this.onMarker(ev.marker);
@@ -94,11 +97,13 @@ export class Stream {
   }
 
   /**
-   * A typed command the shell never shows it read: while nothing has come back since it was typed (no echo, no start,
-   * no end), look at the shell now and then. Another process group holding the terminal while the shell waits for
-   * input means the command went to that group (or will make the shell read end-of-file); the shell waiting at its
-   * prompt with its token unchanged, nothing on its way to it and nothing heard for TYPED_LOST_MS means someone else
-   * read it (a process that holds the terminal open outside the shell's session reads without taking it). Either way
+   * A typed command the shell never shows it read: until the shell shows it took the line (a start or end marker; for
+   * a paste, the line editor switching bracketed paste off as it accepts the line; else anything heard at all), look
+   * at the shell now and then. Another process group holding the terminal while the shell waits for input means the
+   * command went to that group (or will make the shell read end-of-file); the shell waiting at its prompt with its
+   * token unchanged, nothing on its way to it and nothing heard for TYPED_LOST_MS means someone else read it, or part
+   * of it (a process that holds the terminal open outside the shell's session reads without taking it; one that sets
+   * the terminal to drop carriage returns leaves the pasted line in the editor, echoed but never accepted). Either way
    * it did not run.
    */
   private watchTyped(): void {
@@ -106,7 +111,8 @@ export class Stream {
     if (w === null) return;
     w.timer = null;
     const { a } = w;
-    if (this.core.active !== a || a.phase === "ended" || a.started || a.heardSinceTyped || a.candidates.length > 0) {
+    const accepted = a.pasted ? a.phase !== "echo" : a.heardSinceTyped;
+    if (this.core.active !== a || a.phase === "ended" || a.started || accepted || a.candidates.length > 0) {
       this.typedWatch = null;
       return;
     }
@@ -120,7 +126,10 @@ export class Stream {
       this.host.lost(a, { kind: "held", holder: p.holder });
       return;
     }
-    w.looks = p.state === "prompt" && p.settled !== false && p.token === a.tokenBefore ? w.looks + 1 : 0;
+    // The line editor still echoing what it got is no look at a waiting shell.
+    const quiet = !w.heard;
+    w.heard = false;
+    w.looks = quiet && p.state === "prompt" && p.settled !== false && p.token === a.tokenBefore ? w.looks + 1 : 0;
     if (w.looks >= TYPED_LOST_LOOKS && now() - w.since >= TYPED_LOST_MS) {
       this.typedWatch = null;
       this.host.lost(a, { kind: "read" });

@@ -177,6 +177,29 @@ describe("the red team's second round against the node session", () => {
     }
   }, 300_000);
 
+  it("session-steal3: a job outside the session that makes the terminal drop carriage returns (IGNCR) leaves another caller's pasted command echoed but never entered: it is reported not run at once (not still running), and the shell is replaced", async () => {
+    // The line editor got the whole paste and redrew it (something was heard), but never the Enter that accepts it.
+    await writeProgram("igncr.py", [
+      "import os, signal, sys, termios",
+      "for s in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGHUP): signal.signal(s, signal.SIG_IGN)",
+      "if os.fork() != 0: sys.exit(0)",
+      "os.setsid()",
+      "a = termios.tcgetattr(0); a[0] |= termios.IGNCR; termios.tcsetattr(0, termios.TCSANOW, a)",
+      "open('igncr-on.txt', 'w').write('on')",
+      "import time; time.sleep(60)",
+    ]);
+    await sb.callTool("bash", { command: "python3 igncr.py &" }, c1);
+    expect(await until(() => existsSync(join(ws, "igncr-on.txt")))).toBe(true);
+    const r = await sb.callTool("bash", { command: "echo ran-igncr; touch RAN_igncr", timeout: 60 }, c2);
+    expect(existsSync(join(ws, "RAN_igncr"))).toBe(false);
+    expect(r.isError).toBe(true);
+    expect(sc(r)).toMatchObject({ status: "error", exitCode: null });
+    expect(text(r)).toMatch(/kept the line from being entered.*was NOT run/);
+    expect(Number(sc(r).durationMs)).toBeLessThan(60_000); // reported, not left to its timeout
+    expect(text(await sb.callTool("bash", { command: "echo after" }, c2))).toMatch(/^after\n/);
+    await fresh();
+  }, 120_000);
+
   it("state-poison (N4): code appended to the state files (by name in the hook's folder, through the descriptors the shell passes on) and a PATH to its environment before `exit` are not in the next shell, nor in a job", async () => {
     // Project code (allowed unasked) does what the red team's `printf … >> /tmp/env-1.state; exit` did, to every
     // state file it can reach, and plants an `ls` that the poisoned PATH would find first.
