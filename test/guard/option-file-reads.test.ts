@@ -13,7 +13,10 @@ import { guardFor } from "./helpers.ts";
 /** A file outside the workspace and outside /tmp (which the guard lets any preset read). */
 const OUTSIDE = "/srv/secret.txt";
 
-/** Each spelling reads the file written `SECRET` through an option's value (or, for git diff, an operand git reads). */
+/**
+ * Each spelling reads the file written `SECRET` through an option's value (or an operand git reads, or a file an awk
+ * program names as a string: `getline < "FILE"`, `ARGV[1] = "FILE"`).
+ */
 const SPELLINGS = [
   // the red team's two, and git's other options that name a file it reads
   "git grep --no-index -f SECRET x", "git grep -e x --no-index -f SECRET", "git grep -f SECRET", "git grep --no-index x SECRET",
@@ -23,6 +26,9 @@ const SPELLINGS = [
   "git config --file=SECRET --get a.b", "git ls-files -X SECRET", "git ls-files --exclude-from=SECRET",
   // jq's two-word options (`--rawfile NAME FILE`) and its library path
   "jq -n --rawfile a SECRET '$a'", "jq --slurpfile a SECRET . x", "jq -f SECRET", "jq -L SECRET . x",
+  // awk programs that read a file themselves
+  "awk 'BEGIN { while ((getline l < \"SECRET\") > 0) print l }'", "awk 'BEGIN { getline x < \"SECRET\"; print x }'", "awk 'BEGIN{getline<\"SECRET\";print}'",
+  "awk 'BEGIN { ARGV[1] = \"SECRET\"; ARGC = 2 } 1'", "awk 'BEGIN { ARGV[ARGC++] = \"SECRET\" } 1'",
   // find's tests that read a file's times or inode
   "find . -newer SECRET", "find . -anewer SECRET", "find . -cnewer SECRET", "find . -samefile SECRET", "find . -newermm SECRET",
   "find . -neweram SECRET",
@@ -39,7 +45,8 @@ const INSIDE = [
   "git diff a b", "git diff --no-index a b", "git log -O order.txt", "git blame --contents x.txt x", "git config -f ./cfg -l", "git ls-files -X .ignore",
   "jq -n --rawfile t notes.txt '$t'", "jq --arg n v '.x' f", "jq --arg n -v . f", "find . -newer stamp", "find . -newermt 2024-01-01",
   "find . -samefile x", "date -r x", "sort --random-source=r x", "tar -tf x.tar -T list", "wc --files0-from=list", "diff --from-file a b",
-  "rg --ignore-file .ig x", "file -m magic x",
+  "rg --ignore-file .ig x", "file -m magic x", "awk 'BEGIN { while ((getline l < \"notes.txt\") > 0) print l }'", "awk '$1 < 5' x",
+  "awk 'NR < 3' x", "awk '{ if (length($0) < 80) print }' x",
 ];
 
 const at = (spelling: string, path: string) => spelling.replaceAll("SECRET", path);
@@ -73,7 +80,7 @@ describe("an option's value that names a file the program reads is judged like a
   );
 });
 
-// Real git and jq: each spelling prints a line of a file outside the directory it runs in.
+// Real git, awk and jq: each spelling prints a line of a file outside the directory it runs in.
 const jq = spawnSync("jq", ["--version"]).status === 0;
 const dirs: string[] = [];
 afterAll(() => {
@@ -98,7 +105,8 @@ describe("option file reads in real bash: the spelling prints the outside file's
   it.each([
     ["git grep --no-index -f SECRET ."], ["git grep -e x --no-index -f SECRET"], ["git grep -f SECRET"], ["git blame --contents SECRET hay"],
     ["git diff --no-index SECRET hay"], ["git diff SECRET hay"], ["git config -f SECRET -l"],
-  ])("option file read proven in real git: %j reads the file", async (spelling) => {
+    ["awk 'BEGIN { while ((getline l < \"SECRET\") > 0) print l }'"], ["awk 'BEGIN { ARGV[1] = \"SECRET\"; ARGC = 2 } 1'"],
+  ])("option file read proven in real git and awk: %j reads the file", async (spelling) => {
     // git grep -f prints the work tree's line the secret's pattern matches; the others print the secret itself.
     expect(outputOf(spelling)).toContain("sekrit-4711");
     expect((await guardFor("strict")).check(at(spelling, OUTSIDE))).toMatchObject({ decision: "ask", rule: "read-outside-workspace" });
