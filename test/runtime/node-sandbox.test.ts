@@ -152,7 +152,7 @@ describe.skipIf(!canSandbox)("node runtime in the OS sandbox (bubblewrap)", () =
     const r = await sh(sb, "env | cut -d= -f1 | sort | tr '\\n' ' '; echo; echo \"$HOME|$TMPDIR|$CALLER_VAR|${OPENAI_API_KEY-unset}\"");
     const [names, values] = r.output.trim().split("\n");
     expect(values).toBe(`${sb.runtimeInfo.workspace}|/tmp|given|unset`);
-    const allowed = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TERM|USER|LOGNAME|TZ|HOME|TMPDIR|SHELL|PAGER|GIT_PAGER|NO_COLOR|GIT_TERMINAL_PROMPT|npm_config_yes|CALLER_VAR|SANDBOX_RUNTIME|GIT_CONFIG_GLOBAL|INPUTRC|PWD|OLDPWD|SHLVL|_)$/;
+    const allowed = /^(PATH|LANG|LANGUAGE|LC_[A-Z]+|TERM|USER|LOGNAME|TZ|HOME|TMPDIR|SHELL|PAGER|GIT_PAGER|NO_COLOR|GIT_TERMINAL_PROMPT|GIT_OPTIONAL_LOCKS|npm_config_yes|CALLER_VAR|SANDBOX_RUNTIME|GIT_CONFIG_GLOBAL|INPUTRC|PWD|OLDPWD|SHLVL|_)$/;
     const extra = names!.split(" ").filter((n) => n !== "" && !allowed.test(n));
     expect(extra).toEqual([]);
     expect(names).not.toContain("OPENAI_API_KEY");

@@ -224,6 +224,28 @@ describe("node runtime", () => {
     await proc.exited;
   });
 
+  it("git status leaves .git/index untouched: the clean environment sets GIT_OPTIONAL_LOCKS=0 (without it, git status rewrites the index)", async () => {
+    const script = [
+      "set -e",
+      "mk() { git init -q \"$1\" && echo a > \"$1/a\" && git -C \"$1\" add a && git -C \"$1\" -c user.email=a@b -c user.name=a commit -qm x && touch -d @1577836800 \"$1/a\" \"$1/.git/index\"; }",
+      "mkdir optional-locks && cd optional-locks && mk kept && mk control",
+      "(cd kept && git status > /dev/null) && (cd control && env -u GIT_OPTIONAL_LOCKS git status > /dev/null)",
+      'echo "locks=$GIT_OPTIONAL_LOCKS kept=$(stat -c %Y kept/.git/index) control=$(stat -c %Y control/.git/index)"',
+    ].join("\n");
+    const job = await runtime.spawnJob(script, { cwd: runtime.workspace });
+    let out = "";
+    job.onData((c) => {
+      out += c;
+    });
+    expect(await job.exited).toBe(0);
+    const m = /locks=(\S*) kept=(\d+) control=(\d+)/.exec(out);
+    expect(m, out).not.toBeNull();
+    expect(m![1]).toBe("0");
+    expect(m![2]).toBe("1577836800");
+    // the control proves the test can fail: the same git status without the variable refreshes (writes) the index
+    expect(m![3]).not.toBe("1577836800");
+  });
+
   it("a job runs in its own shell and delivers all of its output before it exits", async () => {
     for (let round = 0; round < 3; round++) {
       const job = await runtime.spawnJob("seq 1 100000; exit 5", { cwd: runtime.workspace });

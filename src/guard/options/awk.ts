@@ -11,7 +11,8 @@
 // `length`: mawk 1.3.4 reads a regex, gawk a division), the program is not known safe: one of them would
 // run what the other reads as text (`else /"/; system("…") # "` hides the call from a naive reader).
 
-import type { Word } from "../facts.ts";
+import { DYN, type Word } from "../facts.ts";
+import { literalWord } from "../argv.ts";
 import type { ProgramSpec } from "./spec.ts";
 
 const KEYWORDS = new Set([
@@ -25,8 +26,16 @@ const AMBIGUOUS = new Set(["getline", "length"]);
 /** What the last token leaves: an operand (so `/` divides), an operator (so `/` starts a regex), or a place where awks disagree. */
 type After = "operand" | "operator" | "ambiguous";
 
-/** Why the program is not known safe, or null. */
-export function awkUnsafe(program: string): string | null {
+/** `getline < FILE`, `getline VAR < FILE`: the `<` right after getline and an optional variable reads a file. */
+const GETLINE_INPUT = /getline\s*(?:(?:\$?[A-Za-z_0-9]+)(?:\[[^\]\n]*\])?\s*)?$/;
+/** `ARGV[1] = "FILE"`: awk reads what the program puts in ARGV as an input file. */
+const ARGV_SET = /^ARGV\s*\[[^\]\n]*\]\s*=(?!=)\s*(?:"((?:[^"\\\n]|\\[^\n])*)"(?=\s*(?:[;}\n#]|$)))?/;
+
+/**
+ * Why the program is not known safe, or null. `reads` collects the files the program itself reads (`getline < "f"`,
+ * `ARGV[1] = "f"`): their names when written as a string alone, else DYN (a name it computes).
+ */
+export function awkUnsafe(program: string, reads: string[] = []): string | null {
   let after: After = "operator";
   let inPrint = false;
   let word = ""; // the last name read, to know whether a `(` opens a condition
@@ -78,6 +87,8 @@ export function awkUnsafe(program: string): string | null {
       let j = i;
       while (j < program.length && /[A-Za-z0-9_]/.test(program[j]!)) j++;
       const name = program.slice(i, j);
+      const argv = name === "ARGV" ? ARGV_SET.exec(program.slice(i)) : null;
+      if (argv) reads.push(argv[1] !== undefined && !argv[1].includes("\\") ? argv[1] : DYN);
       i = j - 1;
       if (name === "system") return "it calls system()";
       if (name === "print" || name === "printf") inPrint = true;
@@ -98,6 +109,10 @@ export function awkUnsafe(program: string): string | null {
       continue;
     }
     if (c === ">" && inPrint && parens.length === 0) return "it writes a file with print >";
+    if (c === "<" && GETLINE_INPUT.test(program.slice(Math.max(0, i - 200), i))) {
+      const file = /^\s*"((?:[^"\\\n]|\\[^\n])*)"(?=\s*(?:[)>;}\n#]|$))/.exec(program.slice(i + 1));
+      reads.push(file && !file[1]!.includes("\\") ? file[1]! : DYN);
+    }
     if ((c === "+" || c === "-") && program[i + 1] === c) {
       // `x++` (postfix) leaves an operand behind, but mawk 1.3.4 reads a `/` after it as a regex.
       i++;
@@ -155,8 +170,16 @@ export const AWK: ProgramSpec = {
     if (program.dynamic) return "the awk program is not known before it runs";
     return awkUnsafe(program.value);
   },
+  // Its input files, and the files the program reads itself (`getline < "/etc/passwd"`), judged like operands.
+  files(p) {
+    const program = p.operands[0];
+    const own: string[] = [];
+    if (program && !program.dynamic) awkUnsafe(program.value, own);
+    const computed = (): Word => ({ raw: "(a file the awk program names)", value: DYN, dynamic: true, glob: false });
+    return { writes: [], reads: [...p.operands.slice(1), ...own.map((f) => (f === DYN ? computed() : literalWord(f)))] };
+  },
   reason: "awk whose program runs no command and writes no file",
-  examples: ["awk '{print $1}' x", "awk -F: '$3 > 100 {print $1}' /etc/passwd", "awk 'NR%2==0' x", "awk '{ s += $2 } END { print s / NR }' x", "awk '/a|b/ {print}' x", "awk '$1 || $2' x"],
+  examples: ["awk 'BEGIN { while ((getline l < \"notes.txt\") > 0) print l }'", "awk '{print $1}' x", "awk -F: '$3 > 100 {print $1}' /etc/passwd", "awk 'NR%2==0' x", "awk '{ s += $2 } END { print s / NR }' x", "awk '/a|b/ {print}' x", "awk '$1 || $2' x"],
   nearMisses: [
     "awk '{system(\"id\")}'", "awk '{print > \"/tmp/x\"}' y", "awk '{print | \"sh\"}' x", "awk 'BEGIN{\"id\" | getline x}'", "awk -f prog.awk x",
     "gawk '@load \"x\"'", "awk --exec=x", "awk '{print $1 >> \"out\"}' x",

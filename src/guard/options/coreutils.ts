@@ -4,7 +4,7 @@
 // `file -C`) are left out, so they ask.
 
 import { DYN, type Word } from "../facts.ts";
-import { mayBeOption, optionTable, type Opt, type Parsed } from "./getopt.ts";
+import { getopt, mayBeOption, optionTable, type Opt, type Parsed } from "./getopt.ts";
 import type { ProgramSpec } from "./spec.ts";
 
 const HV = ["help", "version"];
@@ -63,6 +63,37 @@ function parseTree(args: readonly Word[]): Parsed {
     }
   }
   return { ok: true, opts, operands };
+}
+
+const JQ_SHORT = "nrjaCMScesRe0f:L:h";
+const JQ_LONG = [
+  "null-input", "raw-input", "raw-output", "raw-output0", "join-output", "ascii-output", "color-output", "monochrome-output", "sort-keys",
+  "compact-output", "exit-status", "slurp", "tab", "indent=", "args", "jsonargs", "from-file=", "seq", "stream", "stream-errors", "unbuffered",
+  "library-path=", ...HV,
+];
+const JQ_TABLE = optionTable(JQ_SHORT, JQ_LONG);
+/** jq's options that take two words, `NAME VALUE` (jq names them exactly: no abbreviation, no `=`). */
+const JQ_PAIRS = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
+
+/** jq's arguments: `--rawfile NAME FILE` and its kin take two words, which getopt cannot say; the rest as getopt reads them. */
+function parseJq(args: readonly Word[]): Parsed {
+  const pairs: Opt[] = [];
+  const rest: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (w.value === "--") {
+      rest.push(...args.slice(i));
+      break;
+    }
+    if (!JQ_PAIRS.has(w.value)) rest.push(w);
+    else if (i + 2 >= args.length) return { ok: false, unknown: w.raw };
+    else {
+      pairs.push({ name: w.value.slice(2), value: args[i + 2]!, word: w });
+      i += 2;
+    }
+  }
+  const p = getopt(rest, JQ_TABLE);
+  return p.ok ? { ok: true, opts: [...pairs, ...p.opts], operands: p.operands } : p;
 }
 
 export const COREUTILS: ProgramSpec[] = [
@@ -215,18 +246,15 @@ export const COREUTILS: ProgramSpec[] = [
   },
   {
     names: ["jq"],
-    short: "nrjaCMScesRe0f:L:h",
-    long: [
-      "null-input", "raw-input", "raw-output", "raw-output0", "join-output", "ascii-output", "color-output", "monochrome-output", "sort-keys",
-      "compact-output", "exit-status", "slurp", "tab", "indent=", "arg=", "argjson=", "slurpfile=", "rawfile=", "args", "jsonargs", "from-file=",
-      "seq", "stream", "stream-errors", "unbuffered", "library-path=", ...HV,
-    ],
+    short: JQ_SHORT,
+    long: JQ_LONG,
+    parse: parseJq,
     operands: ["text", "read"],
     scriptOptions: ["f", "from-file"],
-    reads: ["f", "from-file"],
+    reads: ["f", "from-file", "slurpfile", "rawfile", "L", "library-path"],
     reason: "jq only filters JSON (it has no way to run a program or write a file)",
-    examples: ["jq .a x.json", "jq -r '.[] | .name' x", "jq --arg n v '.x' f"],
-    nearMisses: ["jq -Z . x"],
+    examples: ["jq .a x.json", "jq -r '.[] | .name' x", "jq --arg n v '.x' f", "jq -n --rawfile t notes.txt '$t'"],
+    nearMisses: ["jq -Z . x", "jq --arg=n v . x"],
   },
   {
     names: ["stat"],

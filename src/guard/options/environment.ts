@@ -44,6 +44,34 @@ export function riskyVariable(cmd: Command, eff: Effective): string | null {
     const name = w.value.slice(0, w.value.indexOf("=")).replace(/\+$/, "");
     if (!HARMLESS_ENV.has(name)) return name;
   }
+  return envUnsets(cmd.argv.slice(0, Math.max(0, cmd.argv.length - eff.argv.length)));
+}
+
+/**
+ * `env -u NAME` unsets a variable as `unset NAME` does, and `env -i` (`-`, `--ignore-environment`) all of them, the
+ * runtime's own settings too (GIT_OPTIONAL_LOCKS=0, PAGER=cat, GIT_TERMINAL_PROMPT=0): judged like `unset NAME`.
+ */
+function envUnsets(prefix: readonly Word[]): string | null {
+  for (let i = prefix.findIndex((w) => /(?:^|\/)env$/.test(w.value)) + 1; i > 0 && i < prefix.length; i++) {
+    const v = prefix[i]!.value;
+    if (v === "--" || !v.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(v)) break;
+    let name: string | undefined;
+    if (v.startsWith("--")) {
+      const [opt, value] = [v.slice(2).split("=")[0]!, v.includes("=") ? v.slice(v.indexOf("=") + 1) : undefined];
+      if (opt.length > 0 && "ignore-environment".startsWith(opt)) return "env --ignore-environment";
+      if (opt.length > 0 && "unset".startsWith(opt)) name = value ?? prefix[++i]?.value;
+      else if (value === undefined && /^(?:chdir|split-string|argv0)$/.test(opt)) i++;
+    } else {
+      // a short bundle: -i and -0 take nothing; -u, -C, -S and -a take the rest of the word or the next one
+      const m = /^-([i0v]*)(?:([uCSa])(.*))?$/.exec(v);
+      if (v === "-" || m?.[1]!.includes("i")) return `env ${v}`;
+      if (m?.[2]) {
+        const value = m[3] || prefix[++i]?.value;
+        if (m[2] === "u") name = value;
+      }
+    }
+    if (name !== undefined && !harmlessShellVariable(name)) return name;
+  }
   return null;
 }
 

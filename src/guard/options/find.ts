@@ -24,6 +24,9 @@ const WRITERS: Record<string, number> = { "-fprint": 1, "-fprint0": 1, "-fls": 1
 
 const NEWER_XY = /^-newer[aBcmt][aBcmt]$/;
 
+/** Tests whose value names a file find reads (its times or inode; `-newerXt` takes a date instead), and `-files0-from`. */
+const READERS = ["-files0-from", "-newer", "-anewer", "-cnewer", "-samefile", ...[..."aBcmt"].flatMap((x) => [..."aBcm"].map((y) => `-newer${x}${y}`))];
+
 /** `"$PWD"`, `"$(pwd)"`, `"$HOME"`: quoted, a directory's absolute path, which never starts with `-`. */
 const ABSOLUTE_DIRECTORY = /^"\$(?:\(pwd\)|PWD|\{PWD\}|HOME|\{HOME\})"$/;
 
@@ -119,7 +122,7 @@ export const FIND: ProgramSpec = {
   long: [],
   parse: parseFind,
   writes: Object.keys(WRITERS),
-  reads: ["-files0-from"],
+  reads: READERS,
   reason: "find with tests and printing actions only",
   examples: [
     "find . -name '*.ts' | wc -l", "find -L src -type f -mtime -7 -print0", "find . \\( -name a -o -name b \\) -prune -o -print",

@@ -52,6 +52,10 @@ interface Sub {
   /** Why the words after the subcommand (or its verb) are not known safe before parsing, or null. */
   words?(after: readonly Word[]): string | null;
   check?(p: Extract<Parsed, { ok: true }>): string | null;
+  /** Options whose value names a file git reads (`git grep -f FILE`, `git blame --contents FILE`), judged like any read. */
+  reads?: readonly string[];
+  /** Operands that name files git reads: `git diff A B` compares two files when one is outside the repository. */
+  operandReads?(p: Extract<Parsed, { ok: true }>): Word[];
 }
 
 /** git config's read actions and the most operands each takes (`--get NAME [VALUE-PATTERN]`, `--list`). */
@@ -84,17 +88,21 @@ const GREP_LONG = [
 ];
 
 const LOG = table(REVS_SHORT + DIFF_SHORT, [...REVS, ...DIFF]);
+/** The diff options' `-O ORDERFILE`. */
+const DIFF_READS = ["O"];
 
 const SUBCOMMANDS: Record<string, Sub> = {
   status: {
     table: table("sbuz::vl", ["short", "branch", "porcelain=?", "long", "verbose", "untracked-files=?", "ignore-submodules=?", "ignored=?", "column=?", "no-column", "ahead-behind", "no-ahead-behind", "renames", "no-renames", "find-renames=?", "show-stash", "null"]),
   },
-  diff: { table: table(DIFF_SHORT + "123", [...DIFF, "cached", "staged", "merge-base", "no-index", "base", "ours", "theirs"]) },
-  log: { table: LOG },
-  show: { table: LOG },
+  // `git diff A B` compares the two files when either is outside the repository (as --no-index does).
+  diff: { table: table(DIFF_SHORT + "123", [...DIFF, "cached", "staged", "merge-base", "no-index", "base", "ours", "theirs"]), reads: DIFF_READS, operandReads: (p) => p.operands },
+  log: { table: LOG, reads: DIFF_READS },
+  show: { table: LOG, reads: DIFF_READS },
   shortlog: { table: table(REVS_SHORT + "nsew::c", [...REVS, "numbered", "summary", "email", "committer", "group=", "format="]) },
-  "rev-list": { table: LOG },
+  "rev-list": { table: LOG, reads: DIFF_READS },
   "ls-files": {
+    reads: ["X", "exclude-from"],
     table: table("cdmoiskuvftzx:X:", ["cached", "deleted", "modified", "others", "ignored", "stage", "killed", "unmerged", "directory", "no-empty-directory", "eol", "full-name", "recurse-submodules", "abbrev=?", "exclude=", "exclude-from=", "exclude-per-directory=", "exclude-standard", "error-unmatch", "with-tree=", "deduplicate", "format=", "sparse", "debug", "resolve-undo"]),
   },
   "ls-tree": { table: table("drtlz", ["name-only", "name-status", "object-only", "full-name", "full-tree", "abbrev=?", "long", "format="]) },
@@ -107,6 +115,7 @@ const SUBCOMMANDS: Record<string, Sub> = {
     ]),
   },
   blame: {
+    reads: ["S", "contents", "ignore-revs-file"],
     table: table("bL:lstfnpwecM::C::S:", ["root", "show-stats", "incremental", "line-porcelain", "porcelain", "show-name", "show-number", "show-email", "minimal", "reverse=", "first-parent", "encoding=", "contents=", "date=", "progress", "no-progress", "abbrev=?", "ignore-rev=", "ignore-revs-file=", "color-lines", "color-by-age", "score-debug"]),
   },
   describe: { table: table("", ["all", "tags", "contains", "abbrev=?", "candidates=", "exact-match", "debug", "long", "match=", "exclude=", "always", "first-parent", "dirty=?", "broken=?"]) },
@@ -130,12 +139,13 @@ const SUBCOMMANDS: Record<string, Sub> = {
   // options it does not know (`git reflog --grep expire`), so no word may be one, or one the guard cannot see.
   reflog: {
     table: LOG,
+    reads: DIFF_READS,
     words: (after) => {
       const verb = after.find((w, i) => (i === 0 && !w.value.startsWith("-")) || w.dynamic || w.glob || REFLOG_VERBS.has(w.value));
       return verb ? `git reflog ${verb.raw} may be a verb that changes the repository (options first, or \`git reflog show\`)` : null;
     },
   },
-  "reflog show": { table: LOG },
+  "reflog show": { table: LOG, reads: DIFF_READS },
   "merge-base": { table: table("a", ["all", "octopus", "independent", "is-ancestor", "fork-point"]) },
   // Its %(…) atoms only format what the refs hold; --shell/--perl/--python/--tcl only quote for that language.
   "for-each-ref": {
@@ -148,7 +158,7 @@ const SUBCOMMANDS: Record<string, Sub> = {
   // `git remote get-url NAME` only prints what the configuration says: no network.
   "remote get-url": { table: table("", ["push", "all"]) },
   // log's options (no --output); `git stash` alone, or with any other verb, changes the work tree.
-  stash: { table: LOG, verbs: ["list", "show"] },
+  stash: { table: LOG, reads: DIFF_READS, verbs: ["list", "show"] },
   worktree: { table: table("vz", ["porcelain", "verbose", "expire=", "z"]), verbs: ["list"] },
   submodule: { table: table("", ["cached", "recursive"]), verbs: ["status"] },
   config: {
@@ -157,43 +167,60 @@ const SUBCOMMANDS: Record<string, Sub> = {
       "bool", "int", "bool-or-int", "path", "expiry-date", "default=", "global", "system", "local", "worktree", "file=", "blob=", "includes", "no-includes",
     ], false, ["add", "unset", "unset-all", "replace-all", "rename-section", "remove-section", "edit", "comment", "fixed-value", "value"], true),
     check: configReads,
+    reads: ["f", "file"],
   },
   // -O/--open-files-in-pager runs a program and --textconv runs drivers: not listed.
-  grep: { table: table("aiIrwvhHEGPFnlLzocpWqA:B:C:m:e:f:", GREP_LONG, ["open-files-in-pager", "textconv"]) },
+  // Its pathspecs name files it reads (with --no-index, anywhere); the first operand is the pattern unless -e or -f gave one.
+  grep: {
+    table: table("aiIrwvhHEGPFnlLzocpWqA:B:C:m:e:f:", GREP_LONG, ["open-files-in-pager", "textconv"]),
+    reads: ["f"],
+    operandReads: (p) => (p.opts.some((o) => o.name === "e" || o.name === "f") ? p.operands : p.operands.slice(1)),
+  },
 };
 
 /** Why `git ARGS` is not known safe, or null. */
 export function gitUnsafe(args: readonly Word[]): string | null {
+  return gitParse(args).unsafe;
+}
+
+/** The files `git ARGS` reads that its options or operands name (`git grep -f FILE`, `git diff --no-index A B`). */
+export function gitReads(args: readonly Word[]): Word[] {
+  return gitParse(args).reads;
+}
+
+function gitParse(args: readonly Word[]): { unsafe: string | null; reads: Word[] } {
+  const unsafe = (why: string) => ({ unsafe: why, reads: [] });
   let i = 0;
   while (i < args.length && args[i]!.value.startsWith("-")) {
-    if (!GLOBAL.has(args[i]!.value)) return `the git option ${args[i]!.raw} is not one the guard knows to be safe`;
+    if (!GLOBAL.has(args[i]!.value)) return unsafe(`the git option ${args[i]!.raw} is not one the guard knows to be safe`);
     i++;
   }
   const sub = args[i];
-  if (!sub) return null; // `git` alone, `git --version`
+  if (!sub) return { unsafe: null, reads: [] }; // `git` alone, `git --version`
   const verb = args[i + 1];
   const spec = (verb && SUBCOMMANDS[`${sub.value} ${verb.value}`]) || SUBCOMMANDS[sub.value];
-  if (!spec || sub.dynamic) return `git ${sub.raw} is not a read-only subcommand the guard knows`;
+  if (!spec || sub.dynamic) return unsafe(`git ${sub.raw} is not a read-only subcommand the guard knows`);
   const named = spec !== SUBCOMMANDS[sub.value];
-  if (spec.verbs && !(verb && !verb.dynamic && spec.verbs.includes(verb.value))) return `git ${sub.value} without ${spec.verbs.join(" or ")} right after it changes the repository`;
+  if (spec.verbs && !(verb && !verb.dynamic && spec.verbs.includes(verb.value))) return unsafe(`git ${sub.value} without ${spec.verbs.join(" or ")} right after it changes the repository`);
   // Options end at `--` or at `--end-of-options` (after it a word is a revision even when it starts with `-`), except
   // in `git stash list`: it drops both and hands every other word to `git log` as options (git 2.39 runs
   // `git log --format=… -g --first-parent ARGS refs/stash --`), so `git stash list -- --output=F` writes F.
   const after = args.slice(named || spec.verbs ? i + 2 : i + 1);
   const early = spec.words?.(after);
-  if (early) return early;
+  if (early) return unsafe(early);
   const stashList = sub.value === "stash" && verb!.value === "list";
   const rest = stashList ? after.filter((w) => w.value !== "--" && w.value !== "--end-of-options") : after;
   const end = rest.findIndex((w) => w.value === "--" || w.value === "--end-of-options");
   const options = end < 0 ? rest : rest.slice(0, end);
   const p = getopt(end >= 0 && rest[end]!.value === "--end-of-options" ? [...options, { ...rest[end]!, value: "--" }, ...rest.slice(end + 1)] : rest, spec.table);
-  if (!p.ok) return `the option ${p.unknown} of git ${sub.value} is not one the guard knows to be safe`;
+  if (!p.ok) return unsafe(`the option ${p.unknown} of git ${sub.value} is not one the guard knows to be safe`);
   // `git log $(cat o)` with o holding `--output=/var/tmp/x`, `git branch -l $X` with X=`-D main`. An option's own
   // value (`git grep -e "$X"`) stays its value unless it may split.
   const taken = (w: Word) => !w.glob && !mayBeSeveral(w) && p.opts.some((o) => o.value === w);
   const hidden = options.find((w) => mayBeOption(w) && !taken(w));
-  if (hidden) return `\`${hidden.raw}\` may turn into an option of git ${sub.value} the guard cannot see (${stashList ? "git stash list passes every word to git log as an option, `--` too" : "after `--end-of-options` or `--` it cannot"})`;
-  return spec.check?.(p) ?? null;
+  if (hidden) return unsafe(`\`${hidden.raw}\` may turn into an option of git ${sub.value} the guard cannot see (${stashList ? "git stash list passes every word to git log as an option, `--` too" : "after `--end-of-options` or `--` it cannot"})`);
+  const reads = p.opts.filter((o) => o.value && spec.reads?.includes(o.name)).map((o) => o.value!);
+  return { unsafe: spec.check?.(p) ?? null, reads: [...reads, ...(spec.operandReads?.(p) ?? [])] };
 }
 
 export const GIT: ProgramSpec = {
@@ -203,6 +230,7 @@ export const GIT: ProgramSpec = {
   anyArguments: true,
   operands: ["text"],
   check: (p) => gitUnsafe(p.operands),
+  files: (p) => ({ writes: [], reads: gitReads(p.operands) }),
   reason: "read-only git: status, diff, log, show, branch and tag listings, ls-files, rev-parse, blame, grep, stash and worktree listings, config reads, …",
   examples: [
     "git status", "git log --oneline -5", "git diff --stat HEAD~1", "git show HEAD:README.md", "git branch -a", "git --no-pager log -p",

@@ -345,12 +345,12 @@ export const LAYER3: RuleRow[] = [
       "let PATH=1", "(( IFS=1 ))", "for PATH in /tmp/x; do ls; done", ": ${PATH:=/tmp/x}", "unset PATH", "wait -p PATH",
       "PS4[0]='$(id)'", "PS4[1]='$(id)'", "read 'PATH[0]' < f", ": ${PATH[0]:=/tmp/x}",
       "[[ ${PS4:=x} ]]", "x=PATH; : ${!x:=1}", "export PAGER", "declare -x PAGER", "export -f f", "readonly PATH", "export -n PATH",
-      ": {PATH}>/dev/null", "echo {CDPATH}>&-",
+      ": {PATH}>/dev/null", "echo {CDPATH}>&-", "unset GIT_OPTIONAL_LOCKS", "env -u GIT_OPTIONAL_LOCKS git status", "env -i git status",
     ],
     nearMisses: [
       "LANG=C sort x", "export NODE_ENV=production", "x=1", "dir=src; ls $dir", "CI=1 npm test", "env TZ=UTC date", "declare -a arr",
       "let n=1", "for f in *.txt; do wc -l $f; done", "echo ${x:=a}", "unset x", "wait -p pid",
-      "arr[0]=1", "export LANG", "unset array[2]", "declare -p PATH", "echo {a} >f",
+      "arr[0]=1", "export LANG", "unset array[2]", "declare -p PATH", "echo {a} >f", "env -u x ls",
     ],
     match(cmd, eff) {
       const name = riskyVariable(cmd, eff);

@@ -33,6 +33,9 @@ export function cleanEnv(
     GIT_PAGER: "cat",
     NO_COLOR: "1",
     GIT_TERMINAL_PROMPT: "0",
+    // git status would refresh .git/index (a write nobody asked for; under strict, nothing may write): git 2.15+
+    // skips that optional lock and write when this is 0. The guard asks before a command sets or unsets it.
+    GIT_OPTIONAL_LOCKS: "0",
     npm_config_yes: "true",
   });
   if (env.LANG === undefined && env.LC_ALL === undefined) env.LANG = "C.UTF-8";
