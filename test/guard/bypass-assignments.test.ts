@@ -44,7 +44,8 @@ describe("a for or select loop variable is an assignment", () => {
     ["select PATH in a; do break; done", "ask", "deny"],
     ["select PS1; do break; done", "deny", "deny"], // the session's own prompt (session-names)
     ["for __ss_seq in 100; do :; done", "deny", "deny"],
-    ["for f in *.txt; do wc -l $f; done", "allow", "allow"],
+    // the loop variable is unknown to the guard: under strict a read of it asks (read-unknown-path, strict-unknown-reads.test.ts)
+    ["for f in *.txt; do wc -l $f; done", "allow", "ask"],
   ])("%j", async (...row) => expectVerdicts(row));
 
   it("real bash: `for PS0 in …` sets the prompt string an interactive shell expands before each command", () => {

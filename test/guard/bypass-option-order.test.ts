@@ -126,7 +126,7 @@ const HONEST: { needs: string[]; setup: string; runs: string[] }[] = [
   {
     needs: ["unzip", "python3"],
     setup: `${zip("F=hi", "s/a=hi")}; f=x.zip; cp x.zip ../before`,
-    runs: ["unzip -l x.zip", "unzip -lq x.zip '*'", "unzip -v x.zip", "unzip -t x.zip", "unzip -tq x.zip", "unzip -z x.zip", "unzip -p x.zip F", "unzip -c x.zip s/a", 'unzip -l ./"$f"', "unzip -ll x.zip"],
+    runs: ["unzip -l x.zip", "unzip -lq x.zip '*'", "unzip -v x.zip", "unzip -t x.zip", "unzip -tq x.zip", "unzip -z x.zip", "unzip -p x.zip F", "unzip -c x.zip s/a", 'f=x.zip; unzip -l ./"$f"', "unzip -ll x.zip"],
   },
 ];
 

@@ -14,7 +14,7 @@ const ALLOWED = [
   "git config user.email", "git config list", "git grep -n foo", "git grep -e a --and -e b -- src", 'git grep -e "$X"', "git remote get-url origin",
   "git submodule status",
   "tar -tzf x.tgz", "tar tvf x.tgz", "tar --list -f x.tar.xz", "unzip -l x.zip", "unzip -t x.zip", "unzip -p x.zip s/a", "zcat f.gz | head",
-  "gzip -dc f.gz", "gunzip -c f.gz", "gzip -l f.gz", "gzip -t f.gz", "gzip -dc $X",
+  "gzip -dc f.gz", "gunzip -c f.gz", "gzip -l f.gz", "gzip -t f.gz",
   // red team round 7's false asks
   "git reflog", "git reflog -n 5", "git reflog show main", "git merge-base HEAD main", "git merge-base --is-ancestor HEAD main",
   "git for-each-ref --format='%(refname)' refs/heads", "git count-objects -v", "git check-ignore -v x", "git notes list", "git notes show HEAD",

@@ -123,6 +123,7 @@ export const FIND: ProgramSpec = {
   parse: parseFind,
   writes: Object.keys(WRITERS),
   reads: READERS,
+  lists: ["-files0-from"],
   reason: "find with tests and printing actions only",
   examples: [
     "find . -name '*.ts' | wc -l", "find -L src -type f -mtime -7 -print0", "find . \\( -name a -o -name b \\) -prune -o -print",

@@ -6,7 +6,7 @@
 
 import type { Word } from "../facts.ts";
 import { getopt, mayBeOption, mayBeSeveral, optionTable, type OptionTable, type Parsed } from "./getopt.ts";
-import type { ProgramSpec } from "./spec.ts";
+import { filesListedIn, type ProgramSpec } from "./spec.ts";
 
 const GLOBAL = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--version", "--help"]);
 
@@ -168,6 +168,12 @@ const SUBCOMMANDS: Record<string, Sub> = {
     ], false, ["add", "unset", "unset-all", "replace-all", "rename-section", "remove-section", "edit", "comment", "fixed-value", "value"], true),
     check: configReads,
     reads: ["f", "file"],
+    // With a file (`-f cfg`, `--blob HEAD:cfg`) --includes also reads every file its include.path names.
+    operandReads: (p) => {
+      const file = p.opts.find((o) => o.name === "f" || o.name === "file" || o.name === "blob");
+      const last = p.opts.filter((o) => o.name === "includes" || o.name === "no-includes").pop();
+      return file?.value && last?.name === "includes" ? [filesListedIn(file.value)] : [];
+    },
   },
   // -O/--open-files-in-pager runs a program and --textconv runs drivers: not listed.
   // Its pathspecs name files it reads (with --no-index, anywhere); the first operand is the pattern unless -e or -f gave one.

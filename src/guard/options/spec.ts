@@ -1,7 +1,7 @@
 // The shape of an option spec row: which options a known-safe program may take, what its operands are,
 // and which options or operands name files it writes. Rows are data; tests and docs come from them.
 
-import type { Word } from "../facts.ts";
+import { DYN, type Word } from "../facts.ts";
 import { getopt, mayBeOption, mayBeSeveral, optionTable, type OptionTable, type Parsed } from "./getopt.ts";
 
 /** What an operand is to the program: a file it reads or writes, or text (a pattern, a number, a name). */
@@ -31,6 +31,8 @@ export interface ProgramSpec {
   writes?: string[];
   /** Options whose value is a file the program reads. */
   reads?: string[];
+  /** Options whose value is a file naming more files the program reads (`--files0-from=LIST`): those are not known. */
+  lists?: string[];
   /**
    * The real program has options that write or run code, which this row leaves out: then a word the
    * guard cannot see (`$X`, `$(…)`, a leading `*`) may turn into one of them, and the command is not known safe.
@@ -49,6 +51,11 @@ export interface ProgramSpec {
   examples: string[];
   /** Commands of this program it must not allow. */
   nearMisses: string[];
+}
+
+/** The files a list file names (`wc --files0-from=LIST`, `git config --includes`): any number, none the guard sees. */
+export function filesListedIn(list: Word): Word {
+  return { raw: `the files listed in ${list.dynamic ? `\`${list.raw}\`` : list.value}`, value: DYN, dynamic: true, glob: false, several: true };
 }
 
 export interface CompiledSpec extends ProgramSpec {
@@ -84,6 +91,7 @@ export function judge(spec: CompiledSpec, args: readonly Word[]): Judged {
   for (const o of parsed.opts) {
     if (o.value && spec.writes?.includes(o.name)) writes.push(o.value);
     if (o.value && spec.reads?.includes(o.name)) reads.push(o.value);
+    if (o.value && spec.lists?.includes(o.name)) reads.push(filesListedIn(o.value));
   }
   const roles = spec.operands ?? ["read"];
   if (spec.files) return finish(spec, parsed, args, writes, reads);

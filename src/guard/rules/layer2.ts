@@ -3,11 +3,11 @@
 // for what they are.
 
 import type { Command, Script, Word } from "../facts.ts";
+import { XARGS_INPUT } from "../options/index.ts";
 import { parseArgs, programName } from "../argv.ts";
 import { isInside, resolvePath } from "../paths.ts";
-import { inDirectory, redirectReads, redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
-
-const READABLE_DEVICES = /^\/dev\/(?:null|zero|stdin|tty|random|urandom|fd\/\d+)$|^\/proc\/self\//;
+import { redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
+import { foundInside, fromInput, strictReads, substitutedFind } from "./strict-reads.ts";
 
 function writes(cmd: Command, env: RuleEnv): readonly Word[] {
   return env.writes(cmd);
@@ -213,12 +213,39 @@ export const LAYER2: RuleRow[] = [
     nearMisses: ["cat README.md", "grep -r x src", "cat /tmp/log", "ls"],
     match(cmd, eff, env) {
       if (env.policy !== "strict") return null;
-      const own = eff.chdir ? env.files(cmd).reads.map((w) => inDirectory(w, eff.chdir!)) : env.files(cmd).reads;
-      for (const t of [...redirectReads(cmd), ...own, ...(eff.wrapperReads ?? [])]) {
-        const r = resolveWord(t, cmd.cwd);
-        const path = r.kind === "path" ? r.path : r.prefix;
-        if (path === null || READABLE_DEVICES.test(path)) continue;
-        if (!isInside(path, env.workspace) && !isInside(path, "/tmp")) return { detail: path };
+      for (const { path } of strictReads(cmd, eff, env)) {
+        if (path !== null && !isInside(path, env.workspace) && !isInside(path, "/tmp")) return { detail: path };
+      }
+      return null;
+    },
+  },
+  {
+    id: "read-unknown-path",
+    layer: 2,
+    decision: "ask",
+    policy: "strict",
+    title: "Reads a file the guard cannot resolve (strict only)",
+    reason: "Reads {detail}, whose place the guard cannot know: under the strict policy a read must be provably inside the workspace or /tmp.",
+    hint: "Under the strict policy name the file literally (`cat src/a.txt`), or ask a person to allow this one.",
+    examples: [
+      'cat "$F"', "cat $(cat list)", "cat ~root/.bashrc", "cat ~-/x", "cat src/$X", 'cat ./"$F"', "cat /tmp/$X", 'cat < "$F"', 'grep -f "$P" x',
+      "xargs cat < list", "cat list | xargs head", "find . | sed s,^,/etc, | xargs cat", "find . -printf '/etc/passwd\\n' | xargs cat",
+      "wc --files0-from=list", "sort --files0-from=list", "du --files0-from=list", "find . -files0-from list",
+      "git config -f cfg --includes -l", "for f in *.py; do wc -l \"$f\"; done",
+    ],
+    nearMisses: [
+      "cat README.md", "cat -- *.txt", 'cat "$HOME/x"', "cat ~/x", "diff <(sort a) <(sort b)", "find . -name '*.c' | xargs wc -l",
+      "find src -type f -print0 | xargs -0 grep -n x", "find . -name '*.c' | xargs -I{} head -n 3 {}", "tar -tf x.tar -T list", "git config -f cfg -l", "ps -p $$",
+      "git ls-files | xargs wc -l", "cat $(find . -name '*.md')", "find . -name '*.ts' | grep -v test | sort | xargs wc -l",
+    ],
+    match(cmd, eff, env) {
+      if (env.policy !== "strict") return null;
+      for (const { word, path } of strictReads(cmd, eff, env)) {
+        if (path !== null || substitutedFind(word, cmd, env)) continue;
+        if (word === XARGS_INPUT || fromInput(word, eff)) {
+          if (!foundInside(cmd, env)) return { detail: "the file names it is given on its input" };
+        } else if (word.several) return { detail: word.raw };
+        else return { detail: `\`${word.raw}\` (computed)` };
       }
       return null;
     },

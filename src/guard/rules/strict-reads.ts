@@ -1,0 +1,159 @@
+// What a command reads, as the strict rows of layer 2 see it: every file with the place it names, or null when the
+// guard cannot resolve it; and the few computed reads that are still provably inside the workspace (names xargs
+// or a substitution takes from a `find` there, or from `git ls-files`).
+
+import { DYN, type Command, type Word } from "../facts.ts";
+import type { Effective } from "../wrappers.ts";
+import { isInside } from "../paths.ts";
+import { inDirectory, redirectReads, resolveWord, type RuleEnv } from "./row.ts";
+
+const READABLE_DEVICES = /^\/dev\/(?:null|zero|stdin|tty|random|urandom|fd\/\d+)$|^\/proc\/self\//;
+
+/**
+ * The files a command reads, for the strict rows: its input redirects, its program's reads (where a wrapper moved
+ * it: `env -C DIR`) and its wrappers'; each with the absolute path it names, or null when the guard cannot
+ * resolve it. A static directory prefix is no proof: `src/$X` with X=../../etc/passwd is /etc/passwd. Devices that
+ * read no file (`/dev/null`, a process substitution's pipe) are left out.
+ */
+export function strictReads(cmd: Command, eff: Effective, env: RuleEnv): Array<{ word: Word; path: string | null }> {
+  const dir = eff.chdir;
+  const own = dir ? env.files(cmd).reads.map((w) => ({ ...inDirectory(w, dir), raw: w.value.startsWith("/") ? w.raw : `${dir.raw}/${w.raw}` })) : env.files(cmd).reads;
+  const out: Array<{ word: Word; path: string | null }> = [];
+  for (const word of [...redirectReads(cmd), ...own, ...(eff.wrapperReads ?? [])]) {
+    if (pipe(word)) continue;
+    const r = resolveWord(word, cmd.cwd);
+    if (r.kind === "path") {
+      if (!READABLE_DEVICES.test(r.path)) out.push({ word, path: r.path });
+    } else if (r.prefix !== null && !isInside(r.prefix, env.workspace) && !isInside(r.prefix, "/tmp")) {
+      // `/etc/$X`: outside whatever X holds (as far as the read-outside row is concerned)
+      out.push({ word, path: r.prefix });
+    } else out.push({ word, path: null });
+  }
+  return out;
+}
+
+/** `<(cmd)` as a whole word: bash puts /dev/fd/N, a pipe, in its place. */
+function pipe(word: Word): boolean {
+  return word.value === DYN && /^[<>]\(/.test(word.raw) && word.raw.endsWith(")");
+}
+
+/** A word xargs fills from its input: appended, or the whole of an argument that is its replace string (`-I{} cat {}`). */
+export function fromInput(word: Word, eff: Effective): boolean {
+  if (!eff.stdinArgs || eff.replace === undefined || word.value !== DYN) return false;
+  const r = eff.replace || "{}";
+  return word.raw === r || word.raw === `"${r}"` || word.raw === `'${r}'`;
+}
+
+/** find's actions that print something other than the names it found, or run a program that may; and its list of starting points. */
+const FIND_OTHER_OUTPUT = new Set(["-printf", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-files0-from"]);
+
+/** A glob as a regular expression (any bracket expression as one character): which words it may expand to. */
+function globMayMatch(glob: string, words: Iterable<string>): boolean {
+  const re = new RegExp(`^${glob.replace(/\[[^\]]*\]|[*?]|[^*?[]/g, (c) => (c === "*" ? ".*" : c === "?" || c.startsWith("[") ? "." : c.replace(/[.+^${}()|\\/]/g, "\\$&")))}$`, "s");
+  for (const w of words) if (re.test(w)) return true;
+  return false;
+}
+
+/**
+ * `find ROOT…` printing only the names it found (-print, -print0; its errors to a file, never into its output), every
+ * ROOT inside the workspace or /tmp: each line it prints is a path under a ROOT. (A word cut at a blank in such a
+ * name is still a path under ROOT or a name in the working directory, unless the workspace holds names built to
+ * steer the cut: like a link planted there, that is outside what the guard sees.)
+ */
+function findPrintsInside(find: Command, env: RuleEnv): boolean {
+  const eff = env.effective(find);
+  if (eff.name !== "find" || eff.wrappers.length || find.cwd === null || !find.redirects.every((r) => r.fd === 2 && (r.op === ">" || r.op === ">>"))) return false;
+  const words = eff.argv.slice(1);
+  if (words.some((w) => w.dynamic || FIND_OTHER_OUTPUT.has(w.value) || (w.glob && globMayMatch(w.value, FIND_OTHER_OUTPUT)))) return false;
+  let i = 0;
+  for (; i < words.length && /^-(?:[HLPD]|O\d)$/.test(words[i]!.value); i++) if (words[i]!.value === "-D") i++;
+  const roots: Word[] = [];
+  for (; i < words.length && !/^[-(!),]/.test(words[i]!.value); i++) roots.push(words[i]!);
+  return (roots.length ? roots : [{ raw: ".", value: ".", dynamic: false, glob: false }]).every((root) => {
+    const r = resolveWord(root, find.cwd);
+    return r.kind === "path" && !r.climbs && (isInside(r.path, env.workspace) || isInside(r.path, "/tmp"));
+  });
+}
+
+/**
+ * `git ls-files` with no pathspec and options that only choose which files: the paths it prints are the repository's
+ * files under the working directory, relative to it. Not `--full-name` (from the top, which may be above the workspace).
+ */
+function listsTrackedFiles(cmd: Command, env: RuleEnv): boolean {
+  const eff = env.effective(cmd);
+  if (eff.name !== "git" || eff.wrappers.length || cmd.cwd === null || !(isInside(cmd.cwd, env.workspace) || isInside(cmd.cwd, "/tmp"))) return false;
+  if (!cmd.redirects.every((r) => r.fd === 2 && (r.op === ">" || r.op === ">>"))) return false;
+  const [sub, ...rest] = eff.argv.slice(1);
+  return sub?.value === "ls-files" && !sub.dynamic && rest.every((w) => !w.dynamic && /^-[zcmodk]+$|^--(?:cached|modified|others|deleted|killed|exclude-standard)$/.test(w.value));
+}
+
+/** Filters that pass on some of their input lines unchanged (reorder, select, cut at a line), reading no file. */
+function keepsLines(cmd: Command, env: RuleEnv): boolean {
+  const eff = env.effective(cmd);
+  if (eff.wrappers.length || cmd.redirects.some((r) => r.fd === null || r.fd === 0 || r.fd === 1)) return false;
+  const f = env.files(cmd);
+  if (f.reads.length || f.writes.length) return false;
+  const args = eff.argv.slice(1);
+  if (args.some((w) => w.dynamic)) return false;
+  switch (eff.name) {
+    case "grep":
+    case "egrep":
+    case "fgrep": {
+      // a pattern, and options that choose lines; not -o (part of a line), -n/-b/-c/-H/-l (more text), -r (files)
+      let pattern = false;
+      for (let i = 0; i < args.length; i++) {
+        const v = args[i]!.value;
+        if (v === "-e" || v === "--regexp") i++;
+        else if (/^-[viEFGPwxzZsa]+$/.test(v) || /^--(?:invert-match|ignore-case|extended-regexp|fixed-strings|basic-regexp|perl-regexp|word-regexp|line-regexp|null-data|null|no-messages|text|regexp=.*)$/.test(v)) continue;
+        else if (v.startsWith("-") || pattern) return false;
+        else pattern = true;
+      }
+      return true;
+    }
+    case "sort":
+    case "tac":
+      return true;
+    case "head":
+    case "tail":
+      // whole lines only (`-n 5`, `-5`, `--lines=+2`), never bytes (`-c 20` cuts a path anywhere: /home/x/etc/passwd)
+      for (let i = 0; i < args.length; i++) {
+        const v = args[i]!.value;
+        if (v === "-n" || v === "--lines") {
+          if (!/^[+-]?\d+$/.test(args[++i]?.value ?? "")) return false;
+        } else if (!/^-n?[+-]?\d+$|^--lines=[+-]?\d+$/.test(v)) return false;
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** The one command at stage `index` of pipeline `id`, or null (none, or a group of several). */
+function stage(env: RuleEnv, of: Command, id: number, index: number): Command | null {
+  const at = env.script.commands.filter((c) => c.pipeline?.id === id && c.pipeline.index === index && c.owner === of.owner);
+  return at.length === 1 ? at[0]! : null;
+}
+
+/**
+ * xargs reads its words from a `find` that prints names inside the workspace (findPrintsInside), directly or through
+ * filters that keep whole lines (`find . | grep -v test | sort | xargs wc -l`): each word is a path inside, as in `cat src/*`.
+ */
+export function foundInside(cmd: Command, env: RuleEnv): boolean {
+  const p = cmd.pipeline;
+  if (!p || cmd.redirects.some((r) => (r.fd === null || r.fd === 0) && r.op.startsWith("<"))) return false;
+  if (cmd.argv.slice(1).some((w) => /^-(?:a|-arg-file)/.test(w.value))) return false;
+  for (let i = p.index - 1; i >= 0; i--) {
+    const c = stage(env, cmd, p.id, i);
+    if (!c) return false;
+    if (findPrintsInside(c, env) || listsTrackedFiles(c, env)) return true;
+    if (!keepsLines(c, env)) return false;
+  }
+  return false;
+}
+
+/** `$(find …)` or `` `find …` `` as a whole word, the only command substituted into `cmd`, printing names inside. */
+export function substitutedFind(word: Word, cmd: Command, env: RuleEnv): boolean {
+  if (word.value !== DYN || !/^(?:\$\([^]*\)|`[^`]*`)$/.test(word.raw)) return false;
+  const owned = env.owned(cmd);
+  return owned.length === 1 && findPrintsInside(owned[0]!, env);
+}
