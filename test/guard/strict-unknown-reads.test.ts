@@ -20,7 +20,10 @@ const UNKNOWN = [
   "xargs cat < list", "cat list | xargs head", "xargs -a list cat", "find . | sed s,^,/etc, | xargs cat", "find . -printf /etc/passwd | xargs cat",
   "find . -ls | xargs cat", "find . 2>&1 | xargs cat", "find . | head -c 20 | xargs cat", "find . | grep -o x | xargs cat",
   "find . | xargs grep -l x | xargs cat", "find . | xargs -I{} cat {}/../../etc/passwd", "git ls-files --full-name | xargs cat",
-  "cat $(find . | sed s,^,/,)", "cat $(find . -printf /etc/passwd)",
+  "cat $(find . | sed s,^,/,)", "cat $(find . -printf /etc/passwd)", "cat $(find . ; echo /etc/passwd)", "{ find .; echo /etc/passwd; } | xargs cat",
+  // xargs (or a filter before it) whose input is not the pipe from find, or a filter that cuts lines elsewhere
+  "find . | { xargs cat; } < list", "find . | (xargs cat) < list", "find . | { grep x; } < list | xargs cat", "find . | xargs -0a list cat",
+  "find . | xargs --arg=list cat", "find . | tac -s / | xargs cat", "find . | while read l; do xargs cat; done < list",
   // options whose file names more files
   "wc --files0-from=list", "wc --files0=list", "sort --files0-from=list", "du --files0-from=list", "du -c --files0-from=-", "find . -files0-from list",
   "git config -f cfg --includes -l", "git config --blob HEAD:cfg --includes --get a.b",
@@ -101,6 +104,7 @@ describe("strict unknown reads in real bash: the spelling prints the outside fil
     ["xargs cat < list", (s) => `echo ${s} > list; xargs cat < list`],
     ["wc --files0-from=list", (s) => `printf '%s\\0' ${s} > list; wc -c --files0-from=list`],
     ["find . | sed | xargs cat", (s) => `find . -maxdepth 0 | sed 's,^\\.,${s},' | xargs cat`],
+    ["find . | { xargs cat; } < list (the group's redirect wins over the pipe)", (s) => `echo ${s} > list; find . -maxdepth 0 | { xargs cat; } < list`],
     ["git config -f cfg --includes -l", (s) => `printf '[include]\\n\\tpath = %s\\n' ${s.replace(/secret$/, "included")} > cfg; git config -f cfg --includes -l`],
   ])("strict unknown read proven in real bash: %s", (_name, script) => {
     const out = outputOf(script);

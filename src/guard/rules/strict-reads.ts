@@ -111,8 +111,10 @@ function keepsLines(cmd: Command, env: RuleEnv): boolean {
       return true;
     }
     case "sort":
-    case "tac":
       return true;
+    case "tac":
+      // not `tac -s SEP`, `-r`, `-b`: records cut elsewhere than at a line's end
+      return args.length === 0;
     case "head":
     case "tail":
       // whole lines only (`-n 5`, `-5`, `--lines=+2`), never bytes (`-c 20` cuts a path anywhere: /home/x/etc/passwd)
@@ -128,6 +130,15 @@ function keepsLines(cmd: Command, env: RuleEnv): boolean {
   }
 }
 
+/**
+ * Its input may not be the pipe: its own input redirect, or one on a group, subshell or loop around it
+ * (`find . | { xargs cat; } < list`; the guard keeps such a redirect as a command without words whose text holds it).
+ */
+function otherInput(cmd: Command, env: RuleEnv): boolean {
+  const input = (c: Command) => c.redirects.some((r) => (r.fd === null || r.fd === 0) && r.op.startsWith("<"));
+  return input(cmd) || env.script.commands.some((c) => c !== cmd && c.argv.length === 0 && input(c) && c.text.includes(cmd.text));
+}
+
 /** The one command at stage `index` of pipeline `id`, or null (none, or a group of several). */
 function stage(env: RuleEnv, of: Command, id: number, index: number): Command | null {
   const at = env.script.commands.filter((c) => c.pipeline?.id === id && c.pipeline.index === index && c.owner === of.owner);
@@ -140,11 +151,12 @@ function stage(env: RuleEnv, of: Command, id: number, index: number): Command | 
  */
 export function foundInside(cmd: Command, env: RuleEnv): boolean {
   const p = cmd.pipeline;
-  if (!p || cmd.redirects.some((r) => (r.fd === null || r.fd === 0) && r.op.startsWith("<"))) return false;
-  if (cmd.argv.slice(1).some((w) => /^-(?:a|-arg-file)/.test(w.value))) return false;
+  if (!p || stage(env, cmd, p.id, p.index) !== cmd || otherInput(cmd, env)) return false;
+  // `xargs -a FILE` (`-0a FILE`, `--arg=FILE`) reads its words from FILE instead: a wrapper's read
+  if (env.effective(cmd).wrapperReads?.length) return false;
   for (let i = p.index - 1; i >= 0; i--) {
     const c = stage(env, cmd, p.id, i);
-    if (!c) return false;
+    if (!c || otherInput(c, env)) return false;
     if (findPrintsInside(c, env) || listsTrackedFiles(c, env)) return true;
     if (!keepsLines(c, env)) return false;
   }
