@@ -15,7 +15,7 @@ import { guardFor } from "./helpers.ts";
 const UNKNOWN = [
   'cat "$F"', "cat $F", "cat ${F}", "cat ${F:-x}", "cat $(cat list)", "cat `cat list`", "cat ~root/.bashrc", "cat ~-/x", "cat $((1+2))",
   'cat "$D"/x', "cat src/$X", 'cat ./"$F"', "cat /tmp/$X", 'cat < "$F"', 'head -n 3 "$1"', 'grep -f "$P" x', 'grep x "$@"', 'diff "$A" b',
-  'env -C "$D" cat x', "for f in *.py; do wc -l \"$f\"; done", 'F=$(ls | head -1); cat "$F"', "gzip -dc $X",
+  'env -C "$D" cat x', 'cat "$(pwd)/$X"', "cat $(pwd -P)/x", "for f in *.py; do wc -l \"$f\"; done", 'F=$(ls | head -1); cat "$F"', "gzip -dc $X",
   // xargs and its input
   "xargs cat < list", "cat list | xargs head", "xargs -a list cat", "find . | sed s,^,/etc, | xargs cat", "find . -printf /etc/passwd | xargs cat",
   "find . -ls | xargs cat", "find . 2>&1 | xargs cat", "find . | head -c 20 | xargs cat", "find . | grep -o x | xargs cat",
@@ -36,13 +36,13 @@ const INSIDE = [
   "find . -name '*.c' 2>/dev/null | xargs wc -l", "find . -name '*.php' | grep -v test | sort | xargs wc -l", "find . -print0 | sort -z | xargs -0 sha1sum",
   "find . | tail -n 3 | xargs cat", "find . -type f | head -5 | xargs cat", "cat $(find . -name '*.foo')", "wc -l `find . -name '*.php'`",
   "git ls-files | xargs wc -l", "git ls-files -z | xargs -0 wc -l", "cd src && find . | xargs cat", "tar -tf x.tar -T list", "git config -f cfg -l",
-  "git config --includes -f cfg --no-includes -l", "ps -p $$", "ps -o pid --ppid $P", "echo \"$X\"", "test -f \"$F\"",
+  "git config --includes -f cfg --no-includes -l", "ps -p $$", "ls `pwd`/*", 'cat "$(pwd)/README.md"', "readlink `pwd`", "ps -o pid --ppid $P", "echo \"$X\"", "test -f \"$F\"",
 ];
 
 /** Reads outside the workspace stay `read-outside-workspace`, with the place in the reason. */
 const OUTSIDE: Array<[string, string]> = [
   ['head "$HOME/../x"', "/home/x"], ["cat */../../x", "/home/x"], ["find /etc | xargs cat", "/etc"], ["find .. | xargs cat", "/home"],
-  ["wc --files0-from=/etc/x", "/etc/x"], ["xargs -a /etc/list cat", "/etc/list"], ["cat /etc/$X", "/etc"],
+  ["wc --files0-from=/etc/x", "/etc/x"], ["xargs -a /etc/list cat", "/etc/list"], ["cat /etc/$X", "/etc"], ['cat "$(pwd)/../x"', "/home/x"], ["cat $(pwd)x", "/home/projectx"],
 ];
 
 describe("strict unknown reads: a read the guard cannot resolve asks under strict, as a read outside does", () => {

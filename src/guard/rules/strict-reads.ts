@@ -21,7 +21,7 @@ export function strictReads(cmd: Command, eff: Effective, env: RuleEnv): Array<{
   const out: Array<{ word: Word; path: string | null }> = [];
   for (const word of [...redirectReads(cmd), ...own, ...(eff.wrapperReads ?? [])]) {
     if (pipe(word)) continue;
-    const r = resolveWord(word, cmd.cwd);
+    const r = resolveWord(atPwd(word, cmd.cwd), cmd.cwd);
     if (r.kind === "path") {
       if (!READABLE_DEVICES.test(r.path)) out.push({ word, path: r.path });
     } else if (r.prefix !== null && !isInside(r.prefix, env.workspace) && !isInside(r.prefix, "/tmp")) {
@@ -30,6 +30,18 @@ export function strictReads(cmd: Command, eff: Effective, env: RuleEnv): Array<{
     } else out.push({ word, path: null });
   }
   return out;
+}
+
+/**
+ * `` `pwd`/x ``, `"$(pwd)/x"`: the substitution prints the working directory (a function named pwd is refused by
+ * layer 3). Unquoted, only when that directory holds no blank or glob character to split or expand.
+ */
+function atPwd(word: Word, cwd: string | null): Word {
+  if (cwd === null || !word.value.startsWith(DYN) || word.value.includes(DYN, 1)) return word;
+  const m = /^("?)(?:\$\(pwd\)|`pwd`)/.exec(word.raw);
+  if (!m || (!m[1] && /[\s*?[\]]/.test(cwd))) return word;
+  const value = cwd + word.value.slice(1);
+  return { ...word, value, dynamic: false };
 }
 
 /** `<(cmd)` as a whole word: bash puts /dev/fd/N, a pipe, in its place. */
