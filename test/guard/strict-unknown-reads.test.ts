@@ -23,7 +23,7 @@ const UNKNOWN = [
   "cat $(find . | sed s,^,/,)", "cat $(find . -printf /etc/passwd)", "cat $(find . ; echo /etc/passwd)", "{ find .; echo /etc/passwd; } | xargs cat",
   // xargs (or a filter before it) whose input is not the pipe from find, or a filter that cuts lines elsewhere
   "find . | { xargs cat; } < list", "find . | (xargs cat) < list", "find . | { grep x; } < list | xargs cat", "find . | xargs -0a list cat",
-  "find . | xargs --arg=list cat", "find . | tac -s / | xargs cat", "find . | while read l; do xargs cat; done < list",
+  "find . | xargs --arg=list cat", "find . -print0 | xargs -d % cat", "find . | xargs -rd r cat", "find . | xargs --delim=r cat", "find . | tac -s / | xargs cat", "find . | while read l; do xargs cat; done < list",
   // options whose file names more files
   "wc --files0-from=list", "wc --files0=list", "sort --files0-from=list", "du --files0-from=list", "du -c --files0-from=-", "find . -files0-from list",
   "git config -f cfg --includes -l", "git config --blob HEAD:cfg --includes --get a.b",
@@ -33,7 +33,7 @@ const UNKNOWN = [
 const INSIDE = [
   "cat README.md", "cat -- *.txt", "cat src/*.ts", 'cat "$HOME/x"', "cat ~/x", "cat ~+/x", "diff <(sort a) <(sort b)", "comm -3 <(sort a) <(sort b)",
   "F=README.md; cat \"$F\"", "find . -name '*.c' | xargs wc -l", "find src -type f -print0 | xargs -0 grep -n x", "find . -name '*.c' | xargs -I{} head -n 3 {}",
-  "find . -name '*.c' 2>/dev/null | xargs wc -l", "find . -name '*.php' | grep -v test | sort | xargs wc -l", "find . -print0 | sort -z | xargs -0 sha1sum",
+  "find . -name '*.c' 2>/dev/null | xargs wc -l", "find . -name '*.php' | grep -v test | sort | xargs wc -l", "find . -print0 | sort -z | xargs -0 sha1sum", "find . | xargs -d '\\n' cat",
   "find . | tail -n 3 | xargs cat", "find . -type f | head -5 | xargs cat", "cat $(find . -name '*.foo')", "wc -l `find . -name '*.php'`",
   "git ls-files | xargs wc -l", "git ls-files -z | xargs -0 wc -l", "cd src && find . | xargs cat", "tar -tf x.tar -T list", "git config -f cfg -l",
   "git config --includes -f cfg --no-includes -l", "ps -p $$", "ls `pwd`/*", 'cat "$(pwd)/README.md"', "readlink `pwd`", "ps -o pid --ppid $P", "echo \"$X\"", "test -f \"$F\"",
@@ -104,6 +104,7 @@ describe("strict unknown reads in real bash: the spelling prints the outside fil
     ["xargs cat < list", (s) => `echo ${s} > list; xargs cat < list`],
     ["wc --files0-from=list", (s) => `printf '%s\\0' ${s} > list; wc -c --files0-from=list`],
     ["find . | sed | xargs cat", (s) => `find . -maxdepth 0 | sed 's,^\\.,${s},' | xargs cat`],
+    ["find . -print0 | xargs -d % cat (a name in the workspace cut at %)", (s) => `mkdir -p "./%${s.replace(/\/secret$/, "")}" && echo decoy > "./%${s}"; find . -path '*/secret' -print0 | xargs -d % cat`],
     ["find . | { xargs cat; } < list (the group's redirect wins over the pipe)", (s) => `echo ${s} > list; find . -maxdepth 0 | { xargs cat; } < list`],
     ["git config -f cfg --includes -l", (s) => `printf '[include]\\n\\tpath = %s\\n' ${s.replace(/secret$/, "included")} > cfg; git config -f cfg --includes -l`],
   ])("strict unknown read proven in real bash: %s", (_name, script) => {

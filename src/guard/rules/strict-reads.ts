@@ -4,6 +4,7 @@
 
 import { DYN, type Command, type Word } from "../facts.ts";
 import type { Effective } from "../wrappers.ts";
+import { parseArgs, programName } from "../argv.ts";
 import { isInside } from "../paths.ts";
 import { inDirectory, redirectReads, resolveWord, type RuleEnv } from "./row.ts";
 
@@ -143,6 +144,36 @@ function keepsLines(cmd: Command, env: RuleEnv): boolean {
 }
 
 /**
+ * xargs cuts its input at blanks and line ends (or, with -0, NULs), never at another delimiter: `xargs -d r` cuts
+ * `./docker/etc/hosts` into `./docke` and `/etc/hosts` (real bash printed /etc/hosts from find -print0 that way).
+ */
+function cutsAtLines(cmd: Command): boolean {
+  const at = cmd.argv.findIndex((w) => programName(w) === "xargs");
+  if (at < 0) return false;
+  const args = cmd.argv.slice(at + 1);
+  const p = parseArgs(args, "ILnPsdEa", ["max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"], true);
+  const own = args.slice(0, args.length - p.rest.length);
+  for (let i = 0; i < own.length; i++) {
+    const v = own[i]!.value;
+    let delimiter: string | undefined;
+    const long = /^--(d[a-z]*)(?:=([^]*))?$/.exec(v);
+    if (long && "delimiter".startsWith(long[1]!)) delimiter = long[2] ?? own[++i]?.value;
+    else if (/^-[^-]/.test(v)) {
+      // a bundle of short options: after d, the rest of the word (or the next word) is its value
+      for (let j = 1; j < v.length; j++) {
+        if ("ILnPsEa".includes(v[j]!)) break;
+        if (v[j] === "d") {
+          delimiter = v.slice(j + 1) || own[++i]?.value;
+          break;
+        }
+      }
+    }
+    if (delimiter !== undefined && !["\\n", "\\0", "\n"].includes(delimiter)) return false;
+  }
+  return true;
+}
+
+/**
  * Its input may not be the pipe: its own input redirect, or one on a group, subshell or loop around it
  * (`find . | { xargs cat; } < list`; the guard keeps such a redirect as a command without words whose text holds it).
  */
@@ -163,7 +194,7 @@ function stage(env: RuleEnv, of: Command, id: number, index: number): Command | 
  */
 export function foundInside(cmd: Command, env: RuleEnv): boolean {
   const p = cmd.pipeline;
-  if (!p || stage(env, cmd, p.id, p.index) !== cmd || otherInput(cmd, env)) return false;
+  if (!p || stage(env, cmd, p.id, p.index) !== cmd || otherInput(cmd, env) || !cutsAtLines(cmd)) return false;
   // `xargs -a FILE` (`-0a FILE`, `--arg=FILE`) reads its words from FILE instead: a wrapper's read
   if (env.effective(cmd).wrapperReads?.length) return false;
   for (let i = p.index - 1; i >= 0; i--) {
