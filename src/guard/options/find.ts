@@ -37,7 +37,7 @@ const EXPRESSION_WORDS: readonly string[] = [
 ];
 
 /** A glob as a regular expression over names (any case: `shopt -s nocaseglob` is allowed); a part the guard cannot see matches anything. */
-function globRegex(value: string): RegExp {
+export function globRegex(value: string): RegExp {
   let out = "";
   for (let i = 0; i < value.length; i++) {
     const c = value[i]!;

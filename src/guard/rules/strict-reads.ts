@@ -5,6 +5,7 @@
 import { DYN, type Command, type Word } from "../facts.ts";
 import type { Effective } from "../wrappers.ts";
 import { parseArgs, programName } from "../argv.ts";
+import { globRegex } from "../options/find.ts";
 import { isInside } from "../paths.ts";
 import { inDirectory, redirectReads, resolveWord, type RuleEnv } from "./row.ts";
 
@@ -60,9 +61,9 @@ export function fromInput(word: Word, eff: Effective): boolean {
 /** find's actions that print something other than the names it found, or run a program that may; and its list of starting points. */
 const FIND_OTHER_OUTPUT = new Set(["-printf", "-fprintf", "-ls", "-fls", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-files0-from"]);
 
-/** A glob as a regular expression (any bracket expression as one character): which words it may expand to. */
+/** A glob may expand to one of `words` (find's globRegex: any bracket expression as one character). */
 function globMayMatch(glob: string, words: Iterable<string>): boolean {
-  const re = new RegExp(`^${glob.replace(/\[[^\]]*\]|[*?]|[^*?[]/g, (c) => (c === "*" ? ".*" : c === "?" || c.startsWith("[") ? "." : c.replace(/[.+^${}()|\\/]/g, "\\$&")))}$`, "s");
+  const re = globRegex(glob);
   for (const w of words) if (re.test(w)) return true;
   return false;
 }
