@@ -13,6 +13,11 @@ export interface AnalyzeOptions {
   maxNestedDepth: number;
   /** Parse plain commands without tree-sitter (default). Off only to compare the two paths in tests. */
   fastPath?: boolean;
+  /**
+   * Walk a branch or loop the second time in full, even from where it would only repeat the first walk (by
+   * default it stops there: branching.ts). On only to compare the two in tests.
+   */
+  fullRewalk?: boolean;
 }
 
 /** Where a statement is walked: its variables and directory, and where it stands (pipeline, owner, function, depth). */
@@ -52,6 +57,13 @@ export interface Analysis {
   nextPipeline: number;
   /** Characters arithmetic may still read (values it reads as expressions included). */
   readonly arithBudget: { left: number };
+  /** Characters of code still to be parsed (the command and code inside it) before giving up. */
+  parseBudget: number;
+  /**
+   * Counts changes to what the script's functions are known to do (a definition, a caller's effects, a call of a
+   * function to itself): a loop's second walk can be skipped only where none happened since (walk.ts, branching).
+   */
+  fnVersion: number;
   /** Redirects tree-sitter put on a list or pipeline, by the command bash gives them to. */
   readonly trailing: Map<SyntaxNode, SyntaxNode[]>;
   /** Commands that may run in other directories too (an earlier `cd` may have failed), by command. */
@@ -99,10 +111,22 @@ export function makeCommand(a: Analysis, text: string, argv: Word[], redirects: 
 export function affects(a: Analysis, ctx: Ctx, what: { name?: string; cwd?: boolean; opaque?: boolean }): void {
   if (ctx.fn === null) return;
   let e = a.effects.get(ctx.fn);
-  if (!e) a.effects.set(ctx.fn, (e = { names: new Set(), cwd: false, opaque: false }));
-  if (what.name !== undefined) e.names.add(what.name);
-  if (what.cwd) e.cwd = true;
-  if (what.opaque) e.opaque = true;
+  if (!e) {
+    a.effects.set(ctx.fn, (e = { names: new Set(), cwd: false, opaque: false }));
+    a.fnVersion++;
+  }
+  if (what.name !== undefined && !e.names.has(what.name)) {
+    e.names.add(what.name);
+    a.fnVersion++;
+  }
+  if (what.cwd && !e.cwd) {
+    e.cwd = true;
+    a.fnVersion++;
+  }
+  if (what.opaque && !e.opaque) {
+    e.opaque = true;
+    a.fnVersion++;
+  }
 }
 
 /** `fact` sets or unsets the shell variable `name` (not exported): its value is unknown from here on. */

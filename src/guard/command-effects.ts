@@ -41,6 +41,7 @@ export function finish(a: Analysis, fact: Command, ctx: Ctx, stages: Map<number,
     const def = a.lastDef.get(ctx.fn);
     if (def) {
       def.selfCalls++;
+      a.fnVersion++;
       def.selfForks ||= fact.pipeline !== null || fact.background;
     }
   }

@@ -4,6 +4,7 @@
 // shell), so that the rules judge what will really run. Here: one check's state and budgets, and `run`, which
 // parses a text (the script, or code found inside it) and hands it to a walk. The parts, each in its file:
 //   walk.ts, plain-walk.ts   the walk of tree-sitter's tree, and of the fast path's statements (plain.ts)
+//   branching.ts             if/case/loops in the tree walk: walked twice, the second walk only as far as it differs
 //   words.ts                 words as bash expands them (quotes, variables, braces, ~, IFS splitting, globs)
 //   assignments.ts           NAME=value, alone, before a command, or given to a declaration builtin
 //   declarations.ts          export, declare, typeset, local, readonly, unset
@@ -32,13 +33,14 @@ export class ScriptAnalyzer implements Analysis {
   /** Set per check: what `~` means. */
   home = "/";
   /** Set per check: characters of code still to be parsed (the command and code inside it) before giving up. */
-  private parseBudget = 0;
+  parseBudget = 0;
   /** Set per check: characters arithmetic may still read (values it reads as expressions included). */
   arithBudget = { left: 0 };
   script!: Script;
   options!: AnalyzeOptions;
   nextId = 0;
   nextPipeline = 0;
+  fnVersion = 0;
   /** Redirects tree-sitter put on a list or pipeline, by the command bash gives them to. */
   trailing = new Map<SyntaxNode, SyntaxNode[]>();
   /** Commands that may run in other directories too (an earlier `cd` may have failed), by command. */

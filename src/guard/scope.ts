@@ -22,6 +22,11 @@ export interface ScopeState {
   opaque: boolean;
 }
 
+/** A scope's whole state, as `mark` takes it. */
+export interface ScopeMark extends ScopeState {
+  lastCd: { cwd: string | null; alts: readonly string[] } | null;
+}
+
 /**
  * A fork is a snapshot: the variables are a persistent map (pmap.ts), so forking and snapshotting cost
  * nothing and an assignment after a fork copies one path of it, not every variable.
@@ -135,6 +140,25 @@ export class Scope {
     return { cwd: this.cwd, alts: this.alts, vars: this.vars, opaque: this.opaque };
   }
 
+  /** The whole state, `lastCd` included: all that a walk from here reads of this scope. */
+  mark(): ScopeMark {
+    return { cwd: this.cwd, alts: this.alts, vars: this.vars, opaque: this.opaque, lastCd: this.lastCd };
+  }
+
+  /** Whether this scope is in the state `m`: the same variables with the same values, directories and flags. */
+  sameAs(m: ScopeMark): boolean {
+    if (this.cwd !== m.cwd || this.opaque !== m.opaque || !sameList(this.alts, m.alts)) return false;
+    const l = this.lastCd;
+    if (l !== m.lastCd && (l === null || m.lastCd === null || l.cwd !== m.lastCd.cwd || !sameList(l.alts, m.lastCd.alts))) return false;
+    return this.vars === m.vars || PMap.changed(this.vars ?? PMap.EMPTY, m.vars ?? PMap.EMPTY).size === 0;
+  }
+
+  /** Back to the state `m`, `lastCd` included. */
+  restoreMark(m: ScopeMark): void {
+    this.restore(m);
+    this.lastCd = m.lastCd;
+  }
+
   restore(s: ScopeState): void {
     this.cwd = s.cwd;
     this.alts = s.alts;
@@ -169,6 +193,10 @@ export class Scope {
     if (states.some((s) => s.cwd === null)) this.lostCwd();
     else this.setCwds(unique(states.flatMap((s) => [s.cwd!, ...s.alts])));
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
 }
 
 function unique(xs: string[]): string[] {

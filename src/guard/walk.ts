@@ -1,7 +1,7 @@
 // The tree walk: every node of tree-sitter's tree (lists, pipelines, subshells, groups, branches and loops,
 // function bodies, $(…), backticks, <(…)), each simple command with its words, assignments and redirects, and
 // the substitutions inside them, owned by the command whose word holds them. Iterative (a stack of tasks), so
-// that deep nesting cannot overflow the stack; branches and loops are walked twice (see branching).
+// that deep nesting cannot overflow the stack; branches and loops are walked twice (branching.ts).
 
 import type { Command, FunctionDef } from "./facts.ts";
 import type { ScopeState } from "./scope.ts";
@@ -15,23 +15,8 @@ import { declarationCommand } from "./declarations.ts";
 import { arith, evaluatedName, expansionCode, testCode } from "./evaluated-text.ts";
 import { redirect } from "./redirects.ts";
 import { finish } from "./command-effects.ts";
+import { branching, BRANCHING } from "./branching.ts";
 
-/** `while true`, `while :`, `until false`, `for ((;;))`: a loop that never ends by itself, and whose body never pauses. */
-function endlessLoop(node: SyntaxNode): boolean {
-  const body = node.children.find((c) => c.type === "do_group");
-  // A pause (or a way out) that is not itself sent to the background: `sleep 5;`, `wait`, `read x`, `break`.
-  if (!body || /\b(?:sleep|wait|read|break|exit|return)\b[^;&|\n]*(?:;|\n|&&|\|\||\bdone\b|$)/.test(body.text)) return false;
-  if (node.type === "c_style_for_statement") return /^for\s*\(\([^;]*;\s*;/.test(node.text);
-  if (node.type !== "while_statement") return false;
-  const keyword = node.children[0]?.type;
-  const condition = node.namedChildren[0]?.text.trim() ?? "";
-  return keyword === "until" ? /^false$/.test(condition) : /^(?:true|:|\[ 1 \]|\[\[ 1 \]\]|\(\( *1 *\)\))$/.test(condition);
-}
-
-/** Statements whose parts may run in any order, any number of times, or not at all. */
-const BRANCHING = new Set(["if_statement", "case_statement", "while_statement", "for_statement", "c_style_for_statement"]);
-/** How deep branches are walked twice (once with the state before, once with every state they may see). */
-const MAX_REWALK_DEPTH = 3;
 
 /**
  * tree-sitter hangs a trailing redirect on a whole list or pipeline (`cd B && find . >> f`); bash
@@ -114,6 +99,7 @@ export function walk(a: Analysis, root: SyntaxNode, rootCtx: Ctx, source: string
         const def: FunctionDef = { name, text: node.text, selfCalls: 0, selfForks: false, redirect: /[})]\s*(?:\d*[<>]|&>)[^{}()]*$/.test(node.text) };
         a.script.functions.push(def);
         a.lastDef.set(name, def);
+        a.fnVersion++;
         const body = node.childForFieldName("body");
         // The body runs when the function is called, in whatever state the caller is then: all unknown.
         const scope = ctx.scope.fork();
@@ -205,57 +191,10 @@ export function walk(a: Analysis, root: SyntaxNode, rootCtx: Ctx, source: string
         break;
       }
       default:
-        if (BRANCHING.has(node.type)) branching(a, node, ctx, stack, pushChildren);
+        if (BRANCHING.has(node.type)) branching(a, node, ctx, stack, stages, pushChildren);
         else pushChildren(node.children, ctx);
     }
   }
-}
-
-/**
- * if/case/loops: a branch may see what another branch set, a loop body what its last round set. The
- * statement is walked with the state before it, then once more with every state it may leave (a
- * variable set inside is unknown, the directory any it may have changed to); both walks are judged.
- */
-function branching(a: Analysis, node: SyntaxNode, ctx: Ctx, stack: Task[], pushChildren: (children: readonly SyntaxNode[], ctx: Ctx) => void): void {
-  const depth = (ctx.branches ?? 0) + 1;
-  // (A loop that is itself sent to the background, `(while :; do …; done | x &)`, is one job, not a job per round.)
-  const inner: Ctx = { ...ctx, branches: depth, ...(endlessLoop(node) && !ctx.background ? { endless: true } : {}) };
-  const before = ctx.scope.snapshot();
-  const loopVar = node.type === "for_statement" ? node.childForFieldName("variable")?.text : undefined;
-  // `select x in …` also reads the line typed into REPLY.
-  const select = node.type === "for_statement" && node.children[0]?.type === "select";
-  const walkOnce = (): void => {
-    // `for PATH in /tmp/x; do ls; done` runs /tmp/x/ls: the loop variable is set like any other.
-    if (loopVar) shellAssigns(a, makeCommand(a, `${select ? "select" : "for"} ${loopVar}`, [], [], inner), ctx, loopVar);
-    if (select) forget(a, ctx, "REPLY");
-    if (node.type === "c_style_for_statement") {
-      // The header `((init; test; step))` is arithmetic.
-      const open = node.children.find((c) => c.type === "((");
-      const close = node.children.find((c) => c.type === "))");
-      if (open && close) {
-        const fact = makeCommand(a, node.text.slice(0, close.endIndex - node.startIndex), [], [], inner);
-        for (const part of node.text.slice(open.endIndex - node.startIndex, close.startIndex - node.startIndex).split(";")) arith(a, part, false, "for (( ))", fact, inner);
-      }
-      // Its substitutions still run; its `i=0` is arithmetic (done above), not a plain assignment.
-      pushChildren(node.children.flatMap((c) => (c.type === "variable_assignment" ? c.namedChildren.slice(1) : [c])), inner);
-      return;
-    }
-    pushChildren(node.children, inner);
-  };
-  if (depth > MAX_REWALK_DEPTH) {
-    // Too deep to walk twice: everything it may change is unknown from the start.
-    ctx.scope.forgetAll();
-    affects(a, ctx, { opaque: true });
-    walkOnce();
-    return;
-  }
-  stack.push(() => {
-    ctx.scope.merge([before]);
-    const merged = ctx.scope.snapshot();
-    stack.push(() => ctx.scope.merge([before, merged]));
-    walkOnce();
-  });
-  walkOnce();
 }
 
 /** The stages of a pipeline, each in a subshell of its own. */

@@ -116,120 +116,137 @@ export function word(node: SyntaxNode, scope: Scope, home: string, mode: WordMod
  * or inside a longer word, such a value is unknown.
  */
 export function fields(node: SyntaxNode, scope: Scope, home: string, mode: WordMode, braces = mode !== "value"): Word[] {
-  let dynamic = false;
-  let glob = false;
-  let splits = false;
-  // Characters substituted into this word so far: past GUARD.maxKnownValueChars the rest is unknown, so that
-  // `$x$x$x…` costs what its text does, not its text times x's length.
-  let substituted = 0;
-  const lookup = (name: string): string => {
-    const v = lookupVar(name, scope, home);
-    if (v === undefined || (substituted += v.length) > GUARD.maxKnownValueChars) {
-      dynamic = true;
-      return DYN;
-    }
-    return v;
-  };
-  const bare = (v: string): string => {
-    if (mode === "value" || v.includes(DYN)) return v;
-    const e = bareExpansion(v, scope);
-    splits ||= e.splits;
-    glob ||= e.glob;
-    return e.value;
-  };
-  const visit = (n: SyntaxNode, quoted: boolean): string => {
-    switch (n.type) {
-      case "word":
-      case "number": {
-        const t = n.text;
-        if (!quoted && /(?<!\\)[*?[]/.test(t)) glob = true;
-        return quoted ? unescape(t, true) : markWordText(t);
-      }
-      case "brace_expression":
-        return quoted ? n.text : markUnquoted(n.text);
-      case "raw_string":
-        return quote(n.text.slice(1, -1), quoted);
-      case "ansi_c_string":
-        return quote(decodeAnsiCAsBash(n.text.slice(2, -1)), quoted); // octal and hex escapes are bytes, read as UTF-8, as bash does
-      case "string":
-      case "translated_string":
-      case "heredoc_body":
-      case "concatenation": {
-        const inner = n.type === "string" || n.type === "translated_string" || n.type === "heredoc_body";
-        // Text between child nodes (string content tree-sitter leaves unnamed) counts too.
-        let out = "";
-        let pos = n.startIndex;
-        const text = n.text;
-        const base = n.startIndex;
-        for (const c of n.children) {
-          if (c.startIndex > pos) out += between(text.slice(pos - base, c.startIndex - base), inner || quoted);
-          if (c.isNamed) {
-            // Inside quotes tree-sitter folds whitespace before `$x` or `$(…)` into that node (`" $x"`).
-            if (inner && c.type !== "string_content" && c.type !== "heredoc_content") out += /^\s*/.exec(c.text)![0];
-            out += visit(c, inner || quoted);
-          } else if (c.type === '"' && c.endIndex - c.startIndex > 1) {
-            // …and whitespace before a closing quote into the quote token (`" "`).
-            out += unescape(c.text.slice(0, -1), true);
-          } else if (c.type === "$") {
-            // A lone `$` is itself; `$$` (the shell's pid) comes as one unnamed token.
-            if (c.text === "$") out += "$";
-            else {
-              dynamic = true;
-              out += DYN;
-            }
-          } else if (c.type !== '"' && c.type !== '$"' && n.type !== "heredoc_body") out += c.type;
-          pos = c.endIndex;
-        }
-        if (n.endIndex > pos) out += between(text.slice(pos - base), inner || quoted);
-        return inner ? quote(out, quoted) : out;
-      }
-      case "string_content":
-      case "heredoc_content":
-        return n.type === "heredoc_content" ? n.text.replace(/\\([$`\\])/g, "$1") : unescape(n.text, true);
-      case "simple_expansion": {
-        const name = n.namedChildren[0]?.text ?? "";
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return (dynamic = true), DYN;
-        return quoted ? lookup(name) : quote(bare(lookup(name)), false);
-      }
-      case "expansion": {
-        const kids = n.namedChildren;
-        if (kids.length === 1 && kids[0]!.type === "variable_name" && n.text === "${" + kids[0]!.text + "}") return quoted ? lookup(kids[0]!.text) : quote(bare(lookup(kids[0]!.text)), false);
-        dynamic = true;
-        return DYN;
-      }
-      default:
-        dynamic = true;
-        return DYN;
-    }
-  };
+  // One object, not closures: this runs for every word of every command.
+  const st: Expanding = { scope, home, mode, dynamic: false, glob: false, splits: false, substituted: 0 };
   // Unquoted text comes back with its `{ } , . ~` marked (braces.ts), so that brace expansion, which bash does
   // first, and tilde expansion see only what bash sees; the marks are read back below.
-  const marked = visit(node, false);
+  const marked = visit(st, node, false);
   let words = [marked];
   if (braces && marked.includes(BRACE_OPEN)) {
     // `touch {/var/tmp/x,y}`, `rm {-rf,/}`: the words bash runs. Too many to follow (or a redirect's target that
     // becomes several words, which bash refuses): unknown. The value of `declare x={a,b}` is the end of the
     // word `x={a,b}`, which is never empty: its empty alternatives stay.
     const expanded = expandBraces(mode === "value" ? QUOTED + marked : marked);
-    if (expanded === null || (mode === "redirect" && expanded.length !== 1)) return [{ raw: node.text, value: DYN, dynamic: true, glob }];
+    if (expanded === null || (mode === "redirect" && expanded.length !== 1)) return [{ raw: node.text, value: DYN, dynamic: true, glob: st.glob }];
     words = expanded;
   }
-  const tilde = (w: string): string => {
-    // Tilde expansion applies to an unquoted leading ~ only.
-    const value = unmark(w);
-    if (!w.startsWith(BRACE_TILDE)) return value;
-    if (value === "~" || value.startsWith("~/")) return (scope.get("HOME") ?? home) + value.slice(1);
-    if (value === "~+" || value.startsWith("~+/")) return pwdOf(scope) + value.slice(2);
-    return DYN + value.slice(value.indexOf("/") >= 0 ? value.indexOf("/") : value.length);
-  };
   if (words.length === 1 && words[0] === marked) {
-    const value = tilde(marked);
-    return finishWord(node.text, value, dynamic || value.includes(DYN), glob, splits, mode);
+    const value = tilde(st, marked);
+    return finishWord(node.text, value, st.dynamic || value.includes(DYN), st.glob, st.splits, mode);
   }
-  return words.flatMap((w) => {
-    const value = tilde(w);
-    return finishWord(node.text, value, value.includes(DYN), glob, splits, mode);
-  });
+  const out: Word[] = [];
+  for (const w of words) {
+    const value = tilde(st, w);
+    out.push(...finishWord(node.text, value, value.includes(DYN), st.glob, st.splits, mode));
+  }
+  return out;
+}
+
+/** One word being expanded by fields(): where, and what was found so far. */
+interface Expanding {
+  readonly scope: Scope;
+  readonly home: string;
+  readonly mode: WordMode;
+  dynamic: boolean;
+  glob: boolean;
+  splits: boolean;
+  /**
+   * Characters substituted into this word so far: past GUARD.maxKnownValueChars the rest is unknown, so that
+   * `$x$x$x…` costs what its text does, not its text times x's length.
+   */
+  substituted: number;
+}
+
+function lookup(st: Expanding, name: string): string {
+  const v = lookupVar(name, st.scope, st.home);
+  if (v === undefined || (st.substituted += v.length) > GUARD.maxKnownValueChars) {
+    st.dynamic = true;
+    return DYN;
+  }
+  return v;
+}
+
+function bare(st: Expanding, v: string): string {
+  if (st.mode === "value" || v.includes(DYN)) return v;
+  const e = bareExpansion(v, st.scope);
+  st.splits ||= e.splits;
+  st.glob ||= e.glob;
+  return e.value;
+}
+
+/** Tilde expansion (of an unquoted leading ~ only), and the marks read back. */
+function tilde(st: Expanding, w: string): string {
+  const value = unmark(w);
+  if (!w.startsWith(BRACE_TILDE)) return value;
+  if (value === "~" || value.startsWith("~/")) return (st.scope.get("HOME") ?? st.home) + value.slice(1);
+  if (value === "~+" || value.startsWith("~+/")) return pwdOf(st.scope) + value.slice(2);
+  return DYN + value.slice(value.indexOf("/") >= 0 ? value.indexOf("/") : value.length);
+}
+
+function visit(st: Expanding, n: SyntaxNode, quoted: boolean): string {
+  switch (n.type) {
+    case "word":
+    case "number": {
+      const t = n.text;
+      if (!quoted && /(?<!\\)[*?[]/.test(t)) st.glob = true;
+      return quoted ? unescape(t, true) : markWordText(t);
+    }
+    case "brace_expression":
+      return quoted ? n.text : markUnquoted(n.text);
+    case "raw_string":
+      return quote(n.text.slice(1, -1), quoted);
+    case "ansi_c_string":
+      return quote(decodeAnsiCAsBash(n.text.slice(2, -1)), quoted); // octal and hex escapes are bytes, read as UTF-8, as bash does
+    case "string":
+    case "translated_string":
+    case "heredoc_body":
+    case "concatenation": {
+      const inner = n.type === "string" || n.type === "translated_string" || n.type === "heredoc_body";
+      // Text between child nodes (string content tree-sitter leaves unnamed) counts too.
+      let out = "";
+      let pos = n.startIndex;
+      const text = n.text;
+      const base = n.startIndex;
+      for (const c of n.children) {
+        if (c.startIndex > pos) out += between(text.slice(pos - base, c.startIndex - base), inner || quoted);
+        if (c.isNamed) {
+          // Inside quotes tree-sitter folds whitespace before `$x` or `$(…)` into that node (`" $x"`).
+          if (inner && c.type !== "string_content" && c.type !== "heredoc_content") out += /^\s*/.exec(c.text)![0];
+          out += visit(st, c, inner || quoted);
+        } else if (c.type === '"' && c.endIndex - c.startIndex > 1) {
+          // …and whitespace before a closing quote into the quote token (`" "`).
+          out += unescape(c.text.slice(0, -1), true);
+        } else if (c.type === "$") {
+          // A lone `$` is itself; `$$` (the shell's pid) comes as one unnamed token.
+          if (c.text === "$") out += "$";
+          else {
+            st.dynamic = true;
+            out += DYN;
+          }
+        } else if (c.type !== '"' && c.type !== '$"' && n.type !== "heredoc_body") out += c.type;
+        pos = c.endIndex;
+      }
+      if (n.endIndex > pos) out += between(text.slice(pos - base), inner || quoted);
+      return inner ? quote(out, quoted) : out;
+    }
+    case "string_content":
+    case "heredoc_content":
+      return n.type === "heredoc_content" ? n.text.replace(/\\([$`\\])/g, "$1") : unescape(n.text, true);
+    case "simple_expansion": {
+      const name = n.namedChildren[0]?.text ?? "";
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return (st.dynamic = true), DYN;
+      return quoted ? lookup(st, name) : quote(bare(st, lookup(st, name)), false);
+    }
+    case "expansion": {
+      const kids = n.namedChildren;
+      if (kids.length === 1 && kids[0]!.type === "variable_name" && n.text === "${" + kids[0]!.text + "}") return quoted ? lookup(st, kids[0]!.text) : quote(bare(st, lookup(st, kids[0]!.text)), false);
+      st.dynamic = true;
+      return DYN;
+    }
+    default:
+      st.dynamic = true;
+      return DYN;
+  }
 }
 
 const EXPANSION = new RegExp(`([${EXPANSION_OPEN}${EXPANSION_BARE}])([^${EXPANSION_CLOSE}]*)${EXPANSION_CLOSE}`, "g");
