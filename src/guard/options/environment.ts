@@ -93,6 +93,8 @@ const CONFIG_FILES = new Set([
   // usual name, Debian's .bashrc sources .bash_aliases; gem's and terraform's name plugins and hooks. (sqlite3 finds
   // its .sqliterc through the password database, not HOME.)
   ".psqlrc", ".irbrc", ".pryrc", ".rprofile", ".pythonrc", ".pythonrc.py", ".bash_aliases", ".gemrc", ".terraformrc", ".condarc",
+  // man-db's user configuration: its DEFINE lines name the programs man runs (`DEFINE tbl touch F`).
+  ".manpath",
 ]);
 
 /**

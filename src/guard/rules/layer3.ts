@@ -377,7 +377,7 @@ export const LAYER3: RuleRow[] = [
       "echo x > .pre-commit-config.yaml", "echo '{}' > .devcontainer/devcontainer.json", "echo 'import os' > .local/lib/python3.11/site-packages/x.pth",
       "echo x > venv/lib/python3.12/site-packages/sitecustomize.py", "echo x > .config/lesskey", "echo x > .config/fish/config.fish", "echo x > .gdbinit",
       "echo x > .bunfig.toml", "echo x > .cargo/config.toml", "echo x > .hgrc", "echo x > .tmux.conf", "echo x >> .ssh/authorized_keys", "echo x > .envrc",
-      "echo x > .direnv/x", "echo x > .git/out.$$", "base64 -d t.b64 > .terminfo/x/xterm-256color", "echo '\\! touch x' > .psqlrc", "echo x > .irbrc", "echo x > .docker/config.json", "echo x > .gnupg/gpg-agent.conf",
+      "echo x > .direnv/x", "echo x > .git/out.$$", "base64 -d t.b64 > .terminfo/x/xterm-256color", "echo 'DEFINE tbl sh' > .manpath", "echo '\\! touch x' > .psqlrc", "echo x > .irbrc", "echo x > .docker/config.json", "echo x > .gnupg/gpg-agent.conf",
     ],
     nearMisses: [
       "cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name", "cat .mcp.json", "echo x > claude/commands.md",
