@@ -207,7 +207,8 @@ function visit(st: Expanding, n: SyntaxNode, quoted: boolean): string {
       let pos = n.startIndex;
       const text = n.text;
       const base = n.startIndex;
-      for (const c of n.children) {
+      for (let k = 0; k < n.children.length; k++) {
+        const c = n.children[k]!;
         if (c.startIndex > pos) out += between(text.slice(pos - base, c.startIndex - base), inner || quoted);
         if (c.isNamed) {
           // Inside quotes tree-sitter folds whitespace before `$x` or `$(…)` into that node (`" $x"`).
@@ -217,8 +218,13 @@ function visit(st: Expanding, n: SyntaxNode, quoted: boolean): string {
           // …and whitespace before a closing quote into the quote token (`" "`).
           out += unescape(c.text.slice(0, -1), true);
         } else if (c.type === "$") {
-          // A lone `$` is itself; `$$` (the shell's pid) comes as one unnamed token.
-          if (c.text === "$") out += "$";
+          // A lone `$` is itself; `$$` (the shell's pid) comes as one unnamed token. The `$` that opens a `$"…"`
+          // string is not text: bash translates the string (nothing to translate: the string itself), so
+          // `> $"/var/tmp/x"` writes /var/tmp/x, not ./$/var/tmp/x.
+          const next = n.children[k + 1];
+          if (c.text === "$" && next?.type === "string" && next.startIndex === c.endIndex) {
+            // `$"…"` (tree-sitter's translated_string, or `$` and a string in a concatenation): the string follows
+          } else if (c.text === "$") out += "$";
           else {
             st.dynamic = true;
             out += DYN;

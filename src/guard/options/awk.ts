@@ -53,6 +53,10 @@ export function awkUnsafe(program: string, reads: string[] = []): string | null 
       i--;
       continue;
     }
+    // awk reads on past a newline after `,`, `&&`, `||`, `{`, `do`, `else` (gawk also after `?` and `:`): after an
+    // operator the print statement goes on (`print "a",⏎"b" > "F"` writes F), so only a newline after an operand
+    // (or a bare `print`) ends it. A newline awk refuses there only makes the guard stricter.
+    if (c === "\n" && inPrint && after === "operator" && last !== "print" && last !== "printf") continue;
     if (c === "\n" || c === ";" || c === "{" || c === "}") {
       inPrint = false;
       after = "operator";
@@ -182,6 +186,6 @@ export const AWK: ProgramSpec = {
   examples: ["awk 'BEGIN { while ((getline l < \"notes.txt\") > 0) print l }'", "awk '{print $1}' x", "awk -F: '$3 > 100 {print $1}' /etc/passwd", "awk 'NR%2==0' x", "awk '{ s += $2 } END { print s / NR }' x", "awk '/a|b/ {print}' x", "awk '$1 || $2' x"],
   nearMisses: [
     "awk '{system(\"id\")}'", "awk '{print > \"/tmp/x\"}' y", "awk '{print | \"sh\"}' x", "awk 'BEGIN{\"id\" | getline x}'", "awk -f prog.awk x",
-    "gawk '@load \"x\"'", "awk --exec=x", "awk '{print $1 >> \"out\"}' x",
+    "gawk '@load \"x\"'", "awk --exec=x", "awk '{print $1 >> \"out\"}' x", "awk '{print $1,\n$2 > \"out\"}' x",
   ],
 };

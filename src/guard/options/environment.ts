@@ -121,6 +121,8 @@ const CONFIG_FILES = new Set([
   // usual name, Debian's .bashrc sources .bash_aliases; gem's and terraform's name plugins and hooks. (sqlite3 finds
   // its .sqliterc through the password database, not HOME.)
   ".psqlrc", ".irbrc", ".pryrc", ".rprofile", ".pythonrc", ".pythonrc.py", ".bash_aliases", ".gemrc", ".terraformrc", ".condarc",
+  // man-db's user configuration: its DEFINE lines name the programs man runs (`DEFINE tbl touch F`).
+  ".manpath",
 ]);
 
 /**
@@ -128,9 +130,10 @@ const CONFIG_FILES = new Set([
  * container, an agent's commands and subagents), git's own, husky's hooks, Claude Code's settings and the hook
  * scripts they name, the XDG configuration folder as a whole (git, fish, less, npm, pip, …), ssh's, cargo's,
  * direnv's, and those whose config names a program to run (docker's credsStore, gpg-agent's pinentry-program,
- * kubectl's exec credential plugin, aws's credential_process).
+ * kubectl's exec credential plugin, aws's credential_process, a terminal description's `iprog`, which ncurses'
+ * `reset` runs: ~/.terminfo is read before the system's descriptions).
  */
-const CONFIG_DIRS = [...PROTECTED_DIRS, ".git", ".husky", ".claude", ".config", ".ssh", ".cargo", ".direnv", ".docker", ".gnupg", ".kube", ".aws"];
+const CONFIG_DIRS = [...PROTECTED_DIRS, ".git", ".husky", ".claude", ".config", ".ssh", ".cargo", ".direnv", ".docker", ".gnupg", ".kube", ".aws", ".terminfo"];
 
 /** A `.pth` file in a folder python scans at start: a line of it that begins with `import` runs at every start. */
 const PTH = /\/(?:site|dist)-packages\/[^/]*\.pth$/;

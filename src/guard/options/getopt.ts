@@ -198,6 +198,49 @@ export function splitsIntoWords(raw: string): boolean {
   return false;
 }
 
+/**
+ * How many expansions a word as written holds when every one is a number (or the shell's flags): `$$`, `$#`, `$?`,
+ * `$!`, `$-`, `${#x}`, `$((…))`; null when it holds any other (`$f`, `${f}`, `$(…)`, backticks), whose value may hold
+ * a `/` and `..` (`> ./"$f"` with f=../../x). Quotes are followed as in splitsIntoWords.
+ */
+export function numberExpansions(raw: string): number | null {
+  let dq = false;
+  let count = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === "\\") i++;
+    else if (c === '"') dq = !dq;
+    else if (c === "'" && !dq) {
+      const end = raw.indexOf("'", i + 1);
+      if (end < 0) return null;
+      i = end;
+    } else if (c === "`") return null;
+    else if (c === "$") {
+      const n = raw[i + 1];
+      if (n === '"' && !dq) {
+        dq = true; // $"…" is a quoted string
+        i++;
+      } else if (n === "'" && !dq) {
+        let j = i + 2;
+        while (j < raw.length && raw[j] !== "'") j += raw[j] === "\\" ? 2 : 1;
+        i = j;
+      } else if (n === "(" && raw[i + 2] === "(") {
+        const end = arithmeticEnd(raw, i + 1);
+        if (end < 0) return null;
+        i = end;
+        count++;
+      } else if (n !== undefined && "$#?!-".includes(n)) {
+        i++;
+        count++;
+      } else if (n === "{" && /^\{#[A-Za-z_][A-Za-z0-9_]*\}/.test(raw.slice(i + 1, i + 260))) {
+        i = raw.indexOf("}", i);
+        count++;
+      } else if (n !== undefined && /[A-Za-z_0-9{(@*]/.test(n)) return null;
+    }
+  }
+  return count;
+}
+
 /** Where the `(` at `open` closes (its index), counting nested parentheses; -1 when it does not. */
 function arithmeticEnd(raw: string, open: number): number {
   let depth = 0;

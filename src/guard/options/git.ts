@@ -202,6 +202,10 @@ function gitParse(args: readonly Word[]): { unsafe: string | null; reads: Word[]
     i++;
   }
   const sub = args[i];
+  // `git --help SUB` is `git help SUB` (and `git --version --help` is `git help version`): it runs man (or a
+  // browser), and man-db runs the programs ~/.manpath names. `git --help` alone prints the usage.
+  const globals = args.slice(0, i).map((w) => w.value);
+  if (globals.includes("--help") && (sub || globals.includes("--version"))) return unsafe("git --help with a command runs man to show its manual page, which the guard does not allow by itself");
   if (!sub) return { unsafe: null, reads: [] }; // `git` alone, `git --version`
   const verb = args[i + 1];
   const spec = (verb && SUBCOMMANDS[`${sub.value} ${verb.value}`]) || SUBCOMMANDS[sub.value];
@@ -250,7 +254,7 @@ export const GIT: ProgramSpec = {
     "git log --outp=x", "git branch -D old", "git branch new", "git --config-env=core.pager=X log", "git diff --textconv", "git push",
     "git --work-tree=/ status", "git --exec-path=/tmp log", "git log $(cat o)", "read X < o; git show $X", "git diff --no-index $(cat o) a b",
     "git branch -l $X", "git log HEAD~$N", "xargs git log < list", "git stash", "git stash -q list", "git stash pop", "git stash list --output=/tmp/x",
-    "git worktree add x", "git config user.name x", "git config --unset user.name", "git config edit", "git config --add a.b c", "git grep -O foo",
+    "git --help log", "git --version --help", "git worktree add x", "git config user.name x", "git config --unset user.name", "git config edit", "git config --add a.b c", "git grep -O foo",
     "git grep --open-files-in-pager=vi foo", "git grep --textconv foo", "git remote add x y", "git submodule update", "git config -e",
   ],
 };

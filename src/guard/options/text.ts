@@ -26,6 +26,19 @@ function sedScript(p: Ok): { script: Word | null; files: Word[] } {
   return { script: p.operands[0] ?? null, files: p.operands.slice(1) };
 }
 
+/** The backup suffixes of sed's -i options (`-i.bak`, `--in-place=.bak`). */
+function backupSuffixes(p: Ok): Word[] {
+  return p.opts.filter((o) => IN_PLACE.includes(o.name) && o.value !== null && o.value.value !== "").map((o) => o.value!);
+}
+
+/**
+ * The backups `sed -iSUFFIX` writes: FILE + SUFFIX beside each file (`sed -irc s/^// .bash` copies .bash to .bashrc,
+ * run by the next interactive bash). A suffix with `/` or `*` asks in the row's check.
+ */
+function backups(p: Ok, files: readonly Word[]): Word[] {
+  return backupSuffixes(p).flatMap((s) => files.map((f) => ({ raw: f.raw + s.raw, value: f.value + s.value, dynamic: f.dynamic || s.dynamic, glob: f.glob || s.glob })));
+}
+
 export const SED: ProgramSpec = {
   names: ["sed", "gsed"],
   short: "nre:f:l:i::Esuz",
@@ -40,9 +53,10 @@ export const SED: ProgramSpec = {
     const { script } = sedScript(p);
     if (!script) return "sed without a script";
     if (script.dynamic) return "the sed script is not known before it runs";
-    const suffix = p.opts.find((o) => IN_PLACE.includes(o.name))?.value;
-    // GNU sed puts a backup whose suffix holds a `/` (or a `*`) in another directory.
-    if (suffix && /[/*]/.test(suffix.value)) return "the backup suffix of -i names another place";
+    // GNU sed puts a backup whose suffix holds a `/` (or a `*`, the file's name) in another directory. Every -i is
+    // judged (the last one wins: `sed -i -i'../*' …`), and a suffix the guard cannot see may be either.
+    const place = backupSuffixes(p).find((w) => w.dynamic || /[/*]/.test(w.value));
+    if (place) return `the backup suffix ${place.raw} of -i may name another place`;
     const parsed = parseSed(script.value);
     if (!parsed.ok) return `the sed script does not parse (${parsed.error})`;
     return parsed.script.runs;
@@ -53,7 +67,7 @@ export const SED: ProgramSpec = {
     const named = parsed?.ok ? parsed.script : { writes: [], reads: [] };
     const inPlace = p.opts.some((o) => IN_PLACE.includes(o.name));
     return {
-      writes: [...(inPlace ? files : []), ...named.writes.map(literalWord)],
+      writes: [...(inPlace ? [...files, ...backups(p, files)] : []), ...named.writes.map(literalWord)],
       reads: [...(inPlace ? [] : files), ...named.reads.map(literalWord)],
       operandsWritten: inPlace,
     };
@@ -65,7 +79,7 @@ export const SED: ProgramSpec = {
   ],
   nearMisses: [
     "sed '1e touch x' f", "sed 's|x|id|e' f", "sed --expression='1e id' f", "sed -e'1e id' f", "sed -ne '1e id' f", "sed 's/a/b/w /etc/x' f",
-    "sed -f script.sed f", "sed -i s/a/b/ /etc/hosts", "sed --in-place=/etc/* s/a/b/ f", "sed 'w /etc/x' f", "sed --exp='1e id' f", "sed $S f", "find / | xargs sed -i s/a/b/",
+    "sed -f script.sed f", "sed -i s/a/b/ /etc/hosts", "sed --in-place=/etc/* s/a/b/ f", "sed -irc s/^// .bash", "sed -i -i'../*' s/a/b/ f", "sed 'w /etc/x' f", "sed --exp='1e id' f", "sed $S f", "find / | xargs sed -i s/a/b/",
   ],
 };
 

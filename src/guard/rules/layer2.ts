@@ -4,10 +4,20 @@
 
 import type { Command, Script, Word } from "../facts.ts";
 import { XARGS_INPUT } from "../options/index.ts";
+import { numberExpansions } from "../options/getopt.ts";
 import { parseArgs, programName } from "../argv.ts";
 import { isInside, resolvePath } from "../paths.ts";
 import { redirectWrites, resolveWord, writable, type RuleEnv, type RuleRow } from "./row.ts";
 import { foundInside, fromInput, strictReads, substitutedFind } from "./strict-reads.ts";
+
+/**
+ * No expansion in `w` as written may hold a `/`: it has none, or only numbers (`$$`, `$?`, `$((…))`). A part the
+ * guard cannot see in such a word is a number, or a name find or xargs puts there (`{}`), whose writes layer 3 asks
+ * about.
+ */
+function hidesOnlyNumbers(w: Word): boolean {
+  return numberExpansions(w.raw) !== null;
+}
 
 function writes(cmd: Command, env: RuleEnv): readonly Word[] {
   return env.writes(cmd);
@@ -170,12 +180,17 @@ export const LAYER2: RuleRow[] = [
     title: "Writes to a path the guard cannot resolve",
     reason: "Writes to `{detail}`, whose place depends on a variable or substitution the guard cannot know.",
     hint: "Write to a literal path inside the workspace or /tmp.",
-    examples: ['echo x > "$OUT"', "cp a $DEST", "touch $(date +%s).txt", "cd src && touch ./*/../../x"],
-    nearMisses: ['echo x > "$HOME/out"', "echo x > /tmp/$NAME", 'echo "$X" > out'],
+    examples: [
+      'echo x > "$OUT"', "cp a $DEST", "touch $(date +%s).txt", "cd src && touch ./*/../../x", "echo x > /tmp/$NAME", 'echo x > ./"$f"',
+      'tee src/"$(cat n)".ts < x', 'sed -i s/a/b/ "$PWD/$f"',
+    ],
+    nearMisses: ['echo x > "$HOME/out"', "echo x > /tmp/out.$$", 'echo "$X" > out', "echo x > /tmp/log.$?"],
     match(cmd, eff, env) {
       for (const t of writes(cmd, env)) {
         const r = resolveWord(t, cmd.cwd);
-        if (r.kind === "unknown" && !(r.prefix !== null && r.prefix !== "/" && writable(r.prefix, env))) return { detail: t.raw };
+        // A part the guard cannot see may hold `/` and `..` (`> ./"$f"` with f=../../x, or f=.git/config), so a
+        // known writable folder before it proves nothing; only numbers (`/tmp/out.$$`) stay in that folder.
+        if (r.kind === "unknown" && !(r.prefix !== null && r.prefix !== "/" && writable(r.prefix, env) && hidesOnlyNumbers(t))) return { detail: t.raw };
         // lands in the workspace as written, but a symlink among the glob's matches could put it anywhere
         if (r.kind === "path" && r.climbs === true && writable(r.path, env)) return { detail: t.raw };
       }

@@ -6,7 +6,7 @@
 // (permissive). Writes inside the workspace are fine under balanced (layer 2 has already refused the ones outside
 // it); strict is read-only, so there they ask (row strict-write).
 
-import type { Command } from "../facts.ts";
+import { DYN, type Command } from "../facts.ts";
 import { parseArgs } from "../argv.ts";
 import { FETCHERS, SHELLS, programFileSource, programSource, scanProgram } from "../interpreters.ts";
 import { WRAPPERS, type Effective } from "../wrappers.ts";
@@ -222,6 +222,8 @@ export function writesAFile(cmd: Command, env: RuleEnv): string | null {
 export function configWrite(cmd: Command, env: RuleEnv): string | null {
   for (const w of env.writes(cmd)) {
     const r = resolveWord(w, cmd.cwd);
+    // A name the guard cannot see (`.git/out.$$`, `.claude/commands/{}`) in a folder of configuration is configuration.
+    if (r.kind === "unknown" && r.prefix !== null && isConfigPath(`${r.prefix}/${DYN}`)) return `${r.prefix}/…`;
     if (r.kind !== "path") continue;
     if (isConfigPath(r.path)) return r.path;
     // A glob names the one existing file it matches: `> .gi[t]/config` writes .git/config. r.path stops before the
@@ -375,7 +377,7 @@ export const LAYER3: RuleRow[] = [
       "echo x > .pre-commit-config.yaml", "echo '{}' > .devcontainer/devcontainer.json", "echo 'import os' > .local/lib/python3.11/site-packages/x.pth",
       "echo x > venv/lib/python3.12/site-packages/sitecustomize.py", "echo x > .config/lesskey", "echo x > .config/fish/config.fish", "echo x > .gdbinit",
       "echo x > .bunfig.toml", "echo x > .cargo/config.toml", "echo x > .hgrc", "echo x > .tmux.conf", "echo x >> .ssh/authorized_keys", "echo x > .envrc",
-      "echo x > .direnv/x", "echo '\\! touch x' > .psqlrc", "echo x > .irbrc", "echo x > .docker/config.json", "echo x > .gnupg/gpg-agent.conf",
+      "echo x > .direnv/x", "echo x > .git/out.$$", "base64 -d t.b64 > .terminfo/x/xterm-256color", "echo 'DEFINE tbl sh' > .manpath", "echo '\\! touch x' > .psqlrc", "echo x > .irbrc", "echo x > .docker/config.json", "echo x > .gnupg/gpg-agent.conf",
     ],
     nearMisses: [
       "cat package.json", "echo x > notes.txt", "cat > src/a.ts <<'EOF'\nx\nEOF", "git config --get user.name", "cat .mcp.json", "echo x > claude/commands.md",

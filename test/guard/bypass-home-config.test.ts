@@ -1,0 +1,81 @@
+// Configuration an allowed program reads from HOME, which is the workspace in the node runtime (red team round 8,
+// F5, F6). ncurses reads a terminal's description from ~/.terminfo before the system's, and `reset` (allowed under every
+// preset: it only resets the terminal) runs the description's `iprog` capability through the shell. Writing
+// ~/.terminfo/x/xterm-256color (the session's TERM) was an ordinary file write, allowed under balanced, so
+// `base64 -d t.b64 > .terminfo/x/xterm-256color; reset` ran a program no command showed. ~/.terminfo is now a
+// configuration folder: writing it asks. man-db reads ~/.manpath, whose DEFINE lines name the programs man runs
+// (`DEFINE tbl touch F`), and `git --help SUB` (allowed: `--help` was a harmless global option) runs man: writing
+// .manpath asks, and so does `git --help` with a command (man is not allowed by itself). Each spelling is proved in
+// real bash (tic builds the description in the setup; `reset` runs on a terminal made by script(1); man reads a page
+// from a MANPATH in the directory, so no cached page skips the formatting), then must not be allowed.
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { guardFor } from "./helpers.ts";
+import { type Spelling, spellingScript, tripped } from "./tripwire.ts";
+
+const has = (program: string): boolean => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0;
+const NEEDS = ["tic", "script", "base64", "reset"];
+
+/** A compiled description of xterm-256color whose iprog leaves the tripwire, as base64 in t.b64 (and bytes in t.bin). */
+const DESCRIPTION =
+  "printf 'xterm-256color|red team,\\n\\tiprog=touch F,\\n' > t.src && tic -x -o ti t.src 2>/dev/null && base64 ti/x/xterm-256color > t.b64 && " +
+  "cp ti/x/xterm-256color t.bin && rm -rf ti t.src && mkdir -p .terminfo/x";
+/** `reset` on a terminal, as in the session (TERM=xterm-256color, HOME the directory). */
+const RESET = "TERM=xterm-256color script -qc reset /dev/null </dev/null >/dev/null 2>&1";
+const CONFIG = { balanced: "ask/config-write", strict: "deny/config-write" };
+
+const SPELLINGS: Spelling[] = [
+  { setup: DESCRIPTION, run: "base64 -d t.b64 > .terminfo/x/xterm-256color", after: RESET, ...CONFIG },
+  { setup: DESCRIPTION, run: "tee .terminfo/x/xterm-256color < t.bin >/dev/null", after: RESET, ...CONFIG },
+  { setup: DESCRIPTION, run: "cat t.bin > ~/.terminfo/x/xterm-256color", after: RESET, ...CONFIG },
+];
+
+describe("~/.terminfo is configuration: reset runs a description's iprog", () => {
+  it.skipIf(!NEEDS.every(has)).each(SPELLINGS.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
+    expect(tripped(spellingScript(s))).toBe(true);
+  });
+  it.skipIf(!NEEDS.every(has))("real bash: without the written description reset runs nothing", () => {
+    expect(tripped(`${DESCRIPTION}\n${RESET}`)).toBe(false);
+  });
+  it.each(SPELLINGS.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
+    const b = (await guardFor("balanced")).check(s.run);
+    const st = (await guardFor("strict")).check(s.run);
+    expect({ command: s.run, balanced: `${b.decision}/${b.rule}`, strict: `${st.decision}/${st.rule}` }).toEqual({ command: s.run, balanced: s.balanced, strict: s.strict });
+  });
+  it("the write and reset in one command line ask", async () => {
+    expect((await guardFor("balanced")).check("base64 -d t.b64 > .terminfo/x/xterm-256color; reset")).toMatchObject({ decision: "ask", rule: "config-write" });
+  });
+});
+
+/** A manual page for `git --help rt8` (gitrt8) that needs tbl. */
+const PAGES = "mkdir -p man/man1 && for p in gitrt8; do printf \"'\\\\\\\" t\\n.TH X 1\\n.SH NAME\\nx\\n\" > man/man1/$p.1; done; export MANPATH=$PWD/man PAGER=cat";
+const MANPATH_FILE = "printf 'DEFINE\\ttbl\\ttouch %s/F\\n' \"$PWD\" > .manpath";
+const MAN_NEEDS = ["man", "groff", "git"];
+const MAN_SPELLINGS: Spelling[] = [
+  { setup: PAGES, run: MANPATH_FILE, after: "git --help rt8 >/dev/null 2>&1", ...CONFIG },
+  { setup: `${PAGES}; ${MANPATH_FILE}`, run: "git --help rt8 >/dev/null 2>&1", balanced: "ask/not-allowlisted", strict: "deny/not-allowlisted" },
+];
+
+describe("~/.manpath names the programs man runs, and git --help SUB runs man", () => {
+  it.skipIf(!MAN_NEEDS.every(has)).each(MAN_SPELLINGS.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
+    expect(tripped(spellingScript(s))).toBe(true);
+  });
+  it.skipIf(!MAN_NEEDS.every(has))("real bash: without .manpath the page is shown and nothing runs", () => {
+    expect(tripped(`${PAGES}\ngit --help rt8 >/dev/null 2>&1`)).toBe(false);
+  });
+  it.each(MAN_SPELLINGS.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
+    const b = (await guardFor("balanced")).check(s.run);
+    const st = (await guardFor("strict")).check(s.run);
+    expect({ command: s.run, balanced: `${b.decision}/${b.rule}`, strict: `${st.decision}/${st.rule}` }).toEqual({ command: s.run, balanced: s.balanced, strict: s.strict });
+  });
+  // git 2.39 turns `--version --help` into `git help version`, which runs `man git-version` (seen with strace(1)).
+  it.each(["git --version --help", "git --no-pager --help log", "git -P --help status"])("%j asks: it runs man", async (c) => {
+    expect((await guardFor("balanced")).check(c)).toMatchObject({ decision: "ask", rule: "not-allowlisted" });
+  });
+});
+
+describe("what stays allowed", () => {
+  it.each(["reset", "clear", "cat .terminfo/x/xterm-256color", "echo x > terminfo.txt", "git --help", "git --no-pager --help", "git --version", "cat .manpath"])("%j is allowed under balanced", async (c) => {
+    expect((await guardFor("balanced")).check(c)).toMatchObject({ decision: "allow", rule: "allowlist" });
+  });
+});
