@@ -5,7 +5,8 @@
 // `base64 -d t.b64 > .terminfo/x/xterm-256color; reset` ran a program no command showed. ~/.terminfo is now a
 // configuration folder: writing it asks. man-db reads ~/.manpath, whose DEFINE lines name the programs man runs
 // (`DEFINE tbl touch F`), and `git --help SUB` (allowed: `--help` was a harmless global option) runs man: writing
-// .manpath asks, and so does `git --help` with a command (man is not allowed by itself). Each spelling is proved in
+// .manpath asks, and so does `git --help` with a command (man is not allowed by itself), or with any word after it
+// (round 9: `git --help --help` is `git help --help`, which runs man git-help). Each spelling is proved in
 // real bash (tic builds the description in the setup; `reset` runs on a terminal made by script(1); man reads a page
 // from a MANPATH in the directory, so no cached page skips the formatting), then must not be allowed.
 import { spawnSync } from "node:child_process";
@@ -50,10 +51,16 @@ describe("~/.terminfo is configuration: reset runs a description's iprog", () =>
 /** A manual page for `git --help rt8` (gitrt8) that needs tbl. */
 const PAGES = "mkdir -p man/man1 && for p in gitrt8; do printf \"'\\\\\\\" t\\n.TH X 1\\n.SH NAME\\nx\\n\" > man/man1/$p.1; done; export MANPATH=$PWD/man PAGER=cat";
 const MANPATH_FILE = "printf 'DEFINE\\ttbl\\ttouch %s/F\\n' \"$PWD\" > .manpath";
+/** A `man` first on PATH that leaves the tripwire: shows that git runs man at all. */
+const FAKE_MAN = "mkdir bin && printf '#!/bin/sh\\ntouch F\\n' > bin/man && chmod +x bin/man && export PATH=$PWD/bin:$PATH";
 const MAN_NEEDS = ["man", "groff", "git"];
 const MAN_SPELLINGS: Spelling[] = [
   { setup: PAGES, run: MANPATH_FILE, after: "git --help rt8 >/dev/null 2>&1", ...CONFIG },
   { setup: `${PAGES}; ${MANPATH_FILE}`, run: "git --help rt8 >/dev/null 2>&1", balanced: "ask/not-allowlisted", strict: "deny/not-allowlisted" },
+  // git's options end at the first --help: `git --help --help` is `git help --help`, which runs `man git-help` (round 9,
+  // F4). man-db shows that page from its cache here, so the proof is that git runs a program named man (first on PATH).
+  { setup: FAKE_MAN, run: "git --help --help >/dev/null 2>&1", balanced: "ask/not-allowlisted", strict: "deny/not-allowlisted" },
+  { setup: FAKE_MAN, run: "git --no-pager --help --help >/dev/null 2>&1", balanced: "ask/not-allowlisted", strict: "deny/not-allowlisted" },
 ];
 
 describe("~/.manpath names the programs man runs, and git --help SUB runs man", () => {

@@ -202,10 +202,11 @@ function gitParse(args: readonly Word[]): { unsafe: string | null; reads: Word[]
     i++;
   }
   const sub = args[i];
-  // `git --help SUB` is `git help SUB` (and `git --version --help` is `git help version`): it runs man (or a
-  // browser), and man-db runs the programs ~/.manpath names. `git --help` alone prints the usage.
-  const globals = args.slice(0, i).map((w) => w.value);
-  if (globals.includes("--help") && (sub || globals.includes("--version"))) return unsafe("git --help with a command runs man to show its manual page, which the guard does not allow by itself");
+  // git's options end at the first --help or --version, which becomes the command: `git --help SUB` is `git help SUB`,
+  // `git --help --help` is `git help --help` (man git-help), `git --version --help` is `git version --help`. They run
+  // man (or a browser), and man-db runs the programs ~/.manpath names. `git --help` alone prints the usage.
+  const stop = args.findIndex((w, k) => k < i && (w.value === "--help" || w.value === "--version"));
+  if (stop >= 0 && stop < args.length - 1) return unsafe(`git ${args[stop]!.value} followed by more words runs \`git ${args[stop]!.value.slice(2)} …\`, which may run man to show a manual page; the guard does not allow that by itself`);
   if (!sub) return { unsafe: null, reads: [] }; // `git` alone, `git --version`
   const verb = args[i + 1];
   const spec = (verb && SUBCOMMANDS[`${sub.value} ${verb.value}`]) || SUBCOMMANDS[sub.value];
