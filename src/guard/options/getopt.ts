@@ -201,9 +201,10 @@ export function splitsIntoWords(raw: string): boolean {
 /**
  * How many expansions a word as written holds when every one is a number (or the shell's flags): `$$`, `$#`, `$?`,
  * `$!`, `$-`, `${#x}`, `$((…))`; null when it holds any other (`$f`, `${f}`, `$(…)`, backticks), whose value may hold
- * a `/` and `..` (`> ./"$f"` with f=../../x). Quotes are followed as in splitsIntoWords.
+ * a `/` and `..` (`> ./"$f"` with f=../../x). Quotes are followed as in splitsIntoWords. `globs` receives, for each
+ * expansion in order, a glob of the text it may be (`$!` is empty before any background job: `*`).
  */
-export function numberExpansions(raw: string): number | null {
+export function numberExpansions(raw: string, globs?: string[]): number | null {
   let dq = false;
   let count = 0;
   for (let i = 0; i < raw.length; i++) {
@@ -229,12 +230,16 @@ export function numberExpansions(raw: string): number | null {
         if (end < 0) return null;
         i = end;
         count++;
+        globs?.push("[-0-9]*");
       } else if (n !== undefined && "$#?!-".includes(n)) {
         i++;
         count++;
+        // `$!` is empty before a background job, `$-` is letters: any text; the others are digits
+        globs?.push(n === "!" || n === "-" ? "*" : "[0-9]*");
       } else if (n === "{" && /^\{#[A-Za-z_][A-Za-z0-9_]*\}/.test(raw.slice(i + 1, i + 260))) {
         i = raw.indexOf("}", i);
         count++;
+        globs?.push("[0-9]*");
       } else if (n !== undefined && /[A-Za-z_0-9{(@*]/.test(n)) return null;
     }
   }

@@ -11,6 +11,7 @@ import { parseArgs } from "../argv.ts";
 import { FETCHERS, SHELLS, programFileSource, programSource, scanProgram } from "../interpreters.ts";
 import { WRAPPERS, type Effective } from "../wrappers.ts";
 import { globMayBeConfig, isConfigPath, riskyVariable } from "../options/environment.ts";
+import { numberExpansions } from "../options/getopt.ts";
 import { resolvePath } from "../paths.ts";
 import { changesShellRules, SHADOWED, stdinFeed } from "./semantics.ts";
 import { isTerminalOperand } from "../../lib/shells.ts";
@@ -224,6 +225,14 @@ export function configWrite(cmd: Command, env: RuleEnv): string | null {
     const r = resolveWord(w, cmd.cwd);
     // A name the guard cannot see (`.git/out.$$`, `.claude/commands/{}`) in a folder of configuration is configuration.
     if (r.kind === "unknown" && r.prefix !== null && isConfigPath(`${r.prefix}/${DYN}`)) return `${r.prefix}/…`;
+    // Numbers (`$$`, `$!`, `$((…))`) make names too: `./.git$!/config` is .git/config before any background job (`$!`
+    // is empty then), `site-packages/a$$.pth` a .pth. The word is judged as the pattern of every name it may be.
+    const globs: string[] = [];
+    if (r.kind === "unknown" && (numberExpansions(w.raw, globs) ?? 0) > 0) {
+      const parts = w.value.split(DYN);
+      const pattern = resolvePath(parts.map((p, i) => (i ? (parts.length - 1 === globs.length ? globs[i - 1] : "*") : "") + p).join(""), cmd.cwd);
+      if (pattern !== null && globMayBeConfig(pattern)) return w.raw;
+    }
     if (r.kind !== "path") continue;
     if (isConfigPath(r.path)) return r.path;
     // A glob names the one existing file it matches: `> .gi[t]/config` writes .git/config. r.path stops before the
