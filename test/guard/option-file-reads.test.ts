@@ -44,7 +44,7 @@ const INSIDE = [
   "grep -f patterns.txt x", "git grep -f ./p x", "git grep --no-index -f p .", "git grep -e x -f p -- src", "git grep -n foo", "git diff HEAD~1",
   "git diff a b", "git diff --no-index a b", "git log -O order.txt", "git blame --contents x.txt x", "git config -f ./cfg -l", "git ls-files -X .ignore",
   "jq -n --rawfile t notes.txt '$t'", "jq --arg n v '.x' f", "jq --arg n -v . f", "find . -newer stamp", "find . -newermt 2024-01-01",
-  "find . -samefile x", "date -r x", "sort --random-source=r x", "tar -tf x.tar -T list", "diff --from-file a b",
+  "find . -samefile x", "date -r x", "sort --random-source=r x", "tar -tf x.tar --verbatim-files-from -T list", "diff --from-file a b",
   "rg --ignore-file .ig x", "file -m magic x", "awk 'BEGIN { while ((getline l < \"notes.txt\") > 0) print l }'", "awk '$1 < 5' x",
   "awk 'NR < 3' x", "awk '{ if (length($0) < 80) print }' x",
 ];

@@ -26,7 +26,7 @@ const UNKNOWN = [
   "find . | xargs --arg=list cat", "find . -print0 | xargs -d % cat", "find . | xargs -rd r cat", "find . | xargs --delim=r cat", "find . | tac -s / | xargs cat", "find . | while read l; do xargs cat; done < list",
   // options whose file names more files
   "wc --files0-from=list", "wc --files0=list", "sort --files0-from=list", "du --files0-from=list", "du -c --files0-from=-", "find . -files0-from list",
-  "git config -f cfg --includes -l", "git config --blob HEAD:cfg --includes --get a.b",
+  "git config -f cfg --includes -l", "git config --blob HEAD:cfg --includes --get a.b", "tar -tf x.tar -T list",
 ];
 
 /** Reads the guard knows to be inside: allowed under balanced and strict. */
@@ -35,7 +35,7 @@ const INSIDE = [
   "F=README.md; cat \"$F\"", "find . -name '*.c' | xargs wc -l", "find src -type f -print0 | xargs -0 grep -n x", "find . -name '*.c' | xargs -I{} head -n 3 {}",
   "find . -name '*.c' 2>/dev/null | xargs wc -l", "find . -name '*.php' | grep -v test | sort | xargs wc -l", "find . -print0 | sort -z | xargs -0 sha1sum", "find . | xargs -d '\\n' cat",
   "find . | tail -n 3 | xargs cat", "find . -type f | head -5 | xargs cat", "cat $(find . -name '*.foo')", "wc -l `find . -name '*.php'`",
-  "git ls-files | xargs wc -l", "git ls-files -z | xargs -0 wc -l", "cd src && find . | xargs cat", "tar -tf x.tar -T list", "git config -f cfg -l",
+  "git ls-files | xargs wc -l", "git ls-files -z | xargs -0 wc -l", "cd src && find . | xargs cat", "tar -tf x.tar --verbatim-files-from -T list", "git config -f cfg -l",
   "git config --includes -f cfg --no-includes -l", "ps -p $$", "ls `pwd`/*", 'cat "$(pwd)/README.md"', "readlink `pwd`", "ps -o pid --ppid $P", "echo \"$X\"", "test -f \"$F\"",
 ];
 

@@ -4,7 +4,7 @@
 
 import { DYN, type Word } from "../facts.ts";
 import { getopt, mayBeOption, optionTable, type Opt, type Parsed } from "./getopt.ts";
-import type { ProgramSpec } from "./spec.ts";
+import { filesListedIn, type ProgramSpec } from "./spec.ts";
 
 type Ok = Extract<Parsed, { ok: true }>;
 
@@ -69,6 +69,20 @@ function parseTar(args: readonly Word[]): Parsed {
   return getopt([...words, ...args.slice(i)], TAR_TABLE);
 }
 
+/**
+ * A `-T LIST` read without --verbatim-files-from takes the options -C and -T in its lines: a line `-T /etc/x` reads
+ * /etc/x as a further list (its lines printed as "Not found in archive"). The files such a list names are not known.
+ */
+function nestedLists(opts: readonly Opt[]): Word[] {
+  let verbatim = false;
+  const out: Word[] = [];
+  for (const o of opts) {
+    if (o.name === "verbatim-files-from" || o.name === "no-verbatim-files-from") verbatim = o.name === "verbatim-files-from";
+    else if ((o.name === "T" || o.name === "files-from") && o.value && !verbatim) out.push(filesListedIn(o.value));
+  }
+  return out;
+}
+
 /** `-f host:file` reads the archive over rsh: a name with a `:`, or one the guard cannot see, may be one. */
 function remoteArchive(opts: readonly Opt[]): string | null {
   const f = opts.find((o) => o.name === "f" || o.name === "file")?.value;
@@ -100,6 +114,7 @@ export const ARCHIVES: ProgramSpec[] = [
     parse: parseTar,
     operands: ["text"],
     reads: ["f", "file", "T", "files-from", "X", "exclude-from"],
+    files: (p) => ({ writes: [], reads: nestedLists(p.opts) }),
     riskyOptions: true,
     check: (p) => (has(p, "t", "list") ? remoteArchive(p.opts) : "tar without -t (list) writes files or an archive"),
     reason: "tar -t only lists an archive (its compression filters are fixed programs: gzip, bzip2, xz, …)",

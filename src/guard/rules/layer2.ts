@@ -246,11 +246,11 @@ export const LAYER2: RuleRow[] = [
       'cat "$F"', "cat $(cat list)", "cat ~root/.bashrc", "cat ~-/x", "cat src/$X", 'cat ./"$F"', "cat /tmp/$X", 'cat < "$F"', 'grep -f "$P" x',
       "xargs cat < list", "cat list | xargs head", "find . | sed s,^,/etc, | xargs cat", "find . -printf '/etc/passwd\\n' | xargs cat",
       "wc --files0-from=list", "sort --files0-from=list", "du --files0-from=list", "find . -files0-from list",
-      "git config -f cfg --includes -l", "for f in *.py; do wc -l \"$f\"; done",
+      "git config -f cfg --includes -l", "for f in *.py; do wc -l \"$f\"; done", "tar -tf x.tar -T list",
     ],
     nearMisses: [
       "cat README.md", "cat -- *.txt", 'cat "$HOME/x"', "cat ~/x", "diff <(sort a) <(sort b)", "find . -name '*.c' | xargs wc -l",
-      "find src -type f -print0 | xargs -0 grep -n x", "find . -name '*.c' | xargs -I{} head -n 3 {}", "tar -tf x.tar -T list", "git config -f cfg -l", "ps -p $$",
+      "find src -type f -print0 | xargs -0 grep -n x", "find . -name '*.c' | xargs -I{} head -n 3 {}", "tar -tf x.tar --verbatim-files-from -T list", "git config -f cfg -l", "ps -p $$",
       "git ls-files | xargs wc -l", "cat $(find . -name '*.md')", "find . -name '*.ts' | grep -v test | sort | xargs wc -l",
     ],
     match(cmd, eff, env) {
