@@ -43,7 +43,7 @@ export interface Command {
   /** Working directory when it runs; null when a `cd` to somewhere unknown came before. */
   cwd: string | null;
   /** Position in a pipeline of two or more commands. */
-  pipeline: { id: number; index: number; size: number } | null;
+  pipeline: { id: number; index: number; size: number; /** Its errors go into the pipe too (`|&`). */ stderr?: boolean } | null;
   /** The command whose argument or redirect holds the $(…), `…` or <(…) this one runs in. */
   owner: Command | null;
   /** How the guard reached it when it is not plain text of the script: "bash -c", "eval", "find -exec", … */

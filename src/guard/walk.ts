@@ -199,10 +199,17 @@ export function walk(a: Analysis, root: SyntaxNode, rootCtx: Ctx, source: string
 
 /** The stages of a pipeline, each in a subshell of its own. */
 function pipeline(a: Analysis, node: SyntaxNode, ctx: Ctx, stack: Task[]): void {
-  const parts = node.children.filter((c) => c.isNamed && !SKIP.has(c.type));
+  const children = node.children;
+  const parts = children.filter((c) => c.isNamed && !SKIP.has(c.type));
+  // `a |& b` is `a 2>&1 | b`: a's errors go into the pipe too
+  const stderr = new Set<number>();
+  for (let i = 0, k = 0; i < children.length; i++) {
+    if (children[i]!.isNamed && !SKIP.has(children[i]!.type)) k++;
+    else if (children[i]!.type === "|&") stderr.add(k - 1);
+  }
   const id = a.nextPipeline++;
   for (let i = parts.length - 1; i >= 0; i--) {
-    const pipeline = { id, index: i, size: parts.length };
+    const pipeline = stderr.has(i) ? { id, index: i, size: parts.length, stderr: true } : { id, index: i, size: parts.length };
     stack.push({ node: parts[i]!, ctx: { ...ctx, scope: ctx.scope.fork(), pipeline } });
   }
 }

@@ -246,7 +246,8 @@ export const LAYER2: RuleRow[] = [
       'cat "$F"', "cat $(cat list)", "cat ~root/.bashrc", "cat ~-/x", "cat src/$X", 'cat ./"$F"', "cat /tmp/$X", 'cat < "$F"', 'grep -f "$P" x',
       "xargs cat < list", "cat list | xargs head", "find . | sed s,^,/etc, | xargs cat", "find . -printf '/etc/passwd\\n' | xargs cat",
       "wc --files0-from=list", "sort --files0-from=list", "du --files0-from=list", "find . -files0-from list",
-      "git config -f cfg --includes -l", "for f in *.py; do wc -l \"$f\"; done", "tar -tf x.tar -T list",
+      "git config -f cfg --includes -l", "for f in *.py; do wc -l \"$f\"; done", "tar -tf x.tar -T list", "find -D tree . 2>/dev/stdout | xargs cat",
+      "find . |& xargs cat",
     ],
     nearMisses: [
       "cat README.md", "cat -- *.txt", 'cat "$HOME/x"', "cat ~/x", "diff <(sort a) <(sort b)", "find . -name '*.c' | xargs wc -l",

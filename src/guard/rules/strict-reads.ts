@@ -69,6 +69,20 @@ function globMayMatch(glob: string, words: Iterable<string>): boolean {
 }
 
 /**
+ * Its errors and warnings never join what it prints: no redirect but of fd 2 to a file (`2>/dev/null`, `2>>log`), not
+ * to a device or /proc that is its output (`2>/dev/stdout`, `2>/dev/fd/1`), and no `|&`. `find -D tree` writes its
+ * expression to stderr: `find -D tree . -name '/etc/passwd x' 2>/dev/stdout | xargs cat` read /etc/passwd in real bash.
+ */
+function errorsStayOut(cmd: Command): boolean {
+  if (cmd.pipeline?.stderr) return false;
+  return cmd.redirects.every((r) => {
+    if (r.fd !== 2 || (r.op !== ">" && r.op !== ">>") || !r.target) return false;
+    const t = resolveWord(r.target, cmd.cwd);
+    return t.kind === "path" && (t.path === "/dev/null" || !/^\/(?:dev|proc)\//.test(t.path));
+  });
+}
+
+/**
  * `find ROOT…` printing only the names it found (-print, -print0; its errors to a file, never into its output), every
  * ROOT inside the workspace or /tmp: each line it prints is a path under a ROOT. (A word cut at a blank in such a
  * name is still a path under ROOT or a name in the working directory, unless the workspace holds names built to
@@ -76,7 +90,7 @@ function globMayMatch(glob: string, words: Iterable<string>): boolean {
  */
 function findPrintsInside(find: Command, env: RuleEnv): boolean {
   const eff = env.effective(find);
-  if (eff.name !== "find" || eff.wrappers.length || find.cwd === null || !find.redirects.every((r) => r.fd === 2 && (r.op === ">" || r.op === ">>"))) return false;
+  if (eff.name !== "find" || eff.wrappers.length || find.cwd === null || !errorsStayOut(find)) return false;
   const words = eff.argv.slice(1);
   if (words.some((w) => w.dynamic || FIND_OTHER_OUTPUT.has(w.value) || (w.glob && globMayMatch(w.value, FIND_OTHER_OUTPUT)))) return false;
   let i = 0;
@@ -96,7 +110,7 @@ function findPrintsInside(find: Command, env: RuleEnv): boolean {
 function listsTrackedFiles(cmd: Command, env: RuleEnv): boolean {
   const eff = env.effective(cmd);
   if (eff.name !== "git" || eff.wrappers.length || cmd.cwd === null || !(isInside(cmd.cwd, env.workspace) || isInside(cmd.cwd, "/tmp"))) return false;
-  if (!cmd.redirects.every((r) => r.fd === 2 && (r.op === ">" || r.op === ">>"))) return false;
+  if (!errorsStayOut(cmd)) return false;
   const [sub, ...rest] = eff.argv.slice(1);
   return sub?.value === "ls-files" && !sub.dynamic && rest.every((w) => !w.dynamic && /^-[zcmodk]+$|^--(?:cached|modified|others|deleted|killed|exclude-standard)$/.test(w.value));
 }
