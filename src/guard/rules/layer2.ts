@@ -2,7 +2,7 @@
 // against the working directory, `..` and `~` first, so that `cd .. && rm x` and `../../etc` are seen
 // for what they are.
 
-import type { Command, Script, Word } from "../facts.ts";
+import { DYN, type Command, type Script, type Word } from "../facts.ts";
 import { XARGS_INPUT } from "../options/index.ts";
 import { numberExpansions } from "../options/getopt.ts";
 import { parseArgs, programName } from "../argv.ts";
@@ -16,7 +16,9 @@ import { foundInside, fromInput, strictReads, substitutedFind } from "./strict-r
  * about.
  */
 function hidesOnlyNumbers(w: Word): boolean {
-  return numberExpansions(w.raw) !== null;
+  // A number is one folder's name at most: a `..` after it climbs back over it and out of the folder before it
+  // (`/tmp/$$/../../etc/x`; `$!` is empty before a background job, so `/tmp/$!/../../etc/x` needs no mkdir).
+  return numberExpansions(w.raw) !== null && !/(?:^|\/)\.\.(?:\/|$)/.test(w.value.slice(w.value.indexOf(DYN)));
 }
 
 function writes(cmd: Command, env: RuleEnv): readonly Word[] {
@@ -182,9 +184,9 @@ export const LAYER2: RuleRow[] = [
     hint: "Write to a literal path inside the workspace or /tmp.",
     examples: [
       'echo x > "$OUT"', "cp a $DEST", "touch $(date +%s).txt", "cd src && touch ./*/../../x", "echo x > /tmp/$NAME", 'echo x > ./"$f"',
-      'tee src/"$(cat n)".ts < x', 'sed -i s/a/b/ "$PWD/$f"',
+      'tee src/"$(cat n)".ts < x', 'sed -i s/a/b/ "$PWD/$f"', "echo x > /tmp/$!/../../etc/x", "touch ./$$/../../x",
     ],
-    nearMisses: ['echo x > "$HOME/out"', "echo x > /tmp/out.$$", 'echo "$X" > out', "echo x > /tmp/log.$?"],
+    nearMisses: ['echo x > "$HOME/out"', "echo x > /tmp/out.$$", 'echo "$X" > out', "echo x > /tmp/log.$?", "echo x > /tmp/$$/out"],
     match(cmd, eff, env) {
       for (const t of writes(cmd, env)) {
         const r = resolveWord(t, cmd.cwd);
