@@ -1,7 +1,7 @@
 // Under strict, names a `find` inside the workspace prints count as inside (xargs's input, `$(find …)`), but only its
 // standard output was checked: its errors and warnings could join them (red team round 9, F1). `find -D tree` writes
 // its whole expression to stderr, so a -name pattern such as '/etc/passwd x' becomes the word /etc/passwd once stderr
-// goes into the pipe: `2>/dev/stdout`, `2>/dev/fd/1`, `|&`, or `2>&1` inside `$(…)`. `find -D tree . -name '/etc/passwd
+// goes into the pipe: `2>/dev/stdout`, `2>/dev/fd/1`, `|&` (`2>&1` already asked; it stays in the table). `find -D tree . -name '/etc/passwd
 // x' 2>/dev/stdout | xargs -n1 cat` printed /etc/passwd unasked under strict. find's errors now count only when they
 // go to a file (`2>/dev/null`, `2>>log`: a write, which strict asks about anyway), never to a device that may be its output. Each spelling is proved in real
 // bash (the read lands in `out`, and `root:` in it is the tripwire), then must ask under strict; balanced allows reads
