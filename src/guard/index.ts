@@ -80,12 +80,15 @@ export function toBlockedError(verdict: Verdict): { error: string; rule: string;
   return { error: `Command blocked by safety rule: ${verdict.reason}`, rule: verdict.rule, layer: verdict.layer };
 }
 
+/** The rows name /tmp as the scratch folder; where that is another one (GuardOptions.scratch), they say which. */
+function ownScratch(text: string, row: RuleRow, scratch: string): string {
+  return scratch === "/tmp" || row.layer !== 2 ? text : text.replace(/\/tmp\b/g, scratch);
+}
+
 function rowVerdict(row: RuleRow, detail: string, decision: Decision, cmd: Command, scratch = "/tmp"): Verdict {
   const via = cmd.via ? ` (inside ${cmd.via})` : "";
-  // The rows name /tmp as the scratch folder; where that is another one (GuardOptions.scratch), they say which.
-  const own = (text: string): string => (scratch === "/tmp" || row.layer !== 2 ? text : text.replace(/\/tmp\b/g, scratch));
-  const v: Verdict = { decision, layer: row.layer, rule: row.id, reason: fill(own(row.reason), { detail }) + via, part: shorten(cmd.text) };
-  if (row.hint) v.hint = own(row.hint);
+  const v: Verdict = { decision, layer: row.layer, rule: row.id, reason: fill(ownScratch(row.reason, row, scratch), { detail }) + via, part: shorten(cmd.text) };
+  if (row.hint) v.hint = ownScratch(row.hint, row, scratch);
   return v;
 }
 
