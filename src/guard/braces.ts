@@ -14,17 +14,37 @@ export const BRACE_TILDE = "\uE004";
 /** Brackets text that was quoted or came from an expansion. */
 export const QUOTED = "\uE005";
 
-const MARKS = /[\uE000-\uE005]/g;
-const TO_CHAR: Record<string, string> = { [BRACE_OPEN]: "{", [BRACE_CLOSE]: "}", [BRACE_COMMA]: ",", [BRACE_DOT]: ".", [BRACE_TILDE]: "~", [QUOTED]: "" };
+/** What each mark (U+E000 + index) stands for. */
+const TO_CHAR = ["{", "}", ",", ".", "~", ""];
+
+// unmark and markUnquoted run on every word of every command: a loop that copies only where a character changes,
+// not a replace() that calls a function per match.
 
 /** The text bash sees once the marks are read back as the characters they stand for. */
 export function unmark(text: string): string {
-  return text.replace(MARKS, (m) => TO_CHAR[m]!);
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const k = text.charCodeAt(i) - 0xe000;
+    if (k < 0 || k > 5) continue;
+    out += text.slice(from, i) + TO_CHAR[k]!;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /** Marks the characters of unquoted word text that brace expansion and tilde expansion read. */
 export function markUnquoted(text: string): string {
-  return text.replace(/[{},.~]/g, (c) => (c === "{" ? BRACE_OPEN : c === "}" ? BRACE_CLOSE : c === "," ? BRACE_COMMA : c === "." ? BRACE_DOT : BRACE_TILDE));
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const mark = c === "{" ? BRACE_OPEN : c === "}" ? BRACE_CLOSE : c === "," ? BRACE_COMMA : c === "." ? BRACE_DOT : c === "~" ? BRACE_TILDE : null;
+    if (mark === null) continue;
+    out += text.slice(from, i) + mark;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 import { GUARD } from "../limits.ts";

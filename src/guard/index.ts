@@ -80,12 +80,15 @@ export function toBlockedError(verdict: Verdict): { error: string; rule: string;
   return { error: `Command blocked by safety rule: ${verdict.reason}`, rule: verdict.rule, layer: verdict.layer };
 }
 
+/** The rows name /tmp as the scratch folder; where that is another one (GuardOptions.scratch), they say which. */
+function ownScratch(text: string, row: RuleRow, scratch: string): string {
+  return scratch === "/tmp" || row.layer !== 2 ? text : text.replace(/\/tmp\b/g, scratch);
+}
+
 function rowVerdict(row: RuleRow, detail: string, decision: Decision, cmd: Command, scratch = "/tmp"): Verdict {
   const via = cmd.via ? ` (inside ${cmd.via})` : "";
-  // The rows name /tmp as the scratch folder; where that is another one (GuardOptions.scratch), they say which.
-  const own = (text: string): string => (scratch === "/tmp" || row.layer !== 2 ? text : text.replace(/\/tmp\b/g, scratch));
-  const v: Verdict = { decision, layer: row.layer, rule: row.id, reason: fill(own(row.reason), { detail }) + via, part: shorten(cmd.text) };
-  if (row.hint) v.hint = own(row.hint);
+  const v: Verdict = { decision, layer: row.layer, rule: row.id, reason: fill(ownScratch(row.reason, row, scratch), { detail }) + via, part: shorten(cmd.text) };
+  if (row.hint) v.hint = ownScratch(row.hint, row, scratch);
   return v;
 }
 
@@ -100,6 +103,10 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
 
   const hardRows = [...LAYER1, ...SEMANTICS, ...LAYER2, LAYER3[0]!];
   const defaultRows = LAYER3.slice(1);
+  // The rows' match functions, in arrays beside them: the rows are object literals of several shapes, so reading
+  // `row.match` in judgePart's loops would be a megamorphic property load for every row of every part.
+  const hardMatch = hardRows.map((row) => row.match);
+  const defaultMatch = defaultRows.map((row) => row.match);
   const hasUserRules = rules.allow.length + rules.ask.length + rules.deny.length > 0;
 
   /**
@@ -144,8 +151,9 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
   function judgePart(cmd: Command, env: RuleEnv): Pending {
     const eff = env.effective(cmd);
     let soft: Pending | null = null;
-    for (const row of hardRows) {
-      const m = row.match(cmd, eff, env);
+    for (let i = 0; i < hardMatch.length; i++) {
+      const row = hardRows[i]!;
+      const m = hardMatch[i]!.call(row, cmd, eff, env);
       if (!m) continue;
       const decision = m.decision ?? row.decision;
       if (decision === "deny") return fromRow(row, m.detail, "deny", cmd);
@@ -162,8 +170,9 @@ export async function createGuard(options: GuardOptions = {}): Promise<Guard> {
       if (user) return { decision: user.decision, layer: 3, cmd, user: { rule: user.rule, subject } };
     }
     let base: Pending | null = null;
-    for (const row of defaultRows) {
-      const m = row.match(cmd, eff, env);
+    for (let i = 0; i < defaultMatch.length; i++) {
+      const row = defaultRows[i]!;
+      const m = defaultMatch[i]!.call(row, cmd, eff, env);
       if (!m) continue;
       const decision = row.decisions?.[policy] ?? presetDecision(policy, row.decision);
       base = fromRow(row, m.detail, decision, cmd, decision === "allow" && row.decision !== "allow");

@@ -148,10 +148,11 @@ export function programSource(eff: Effective): ProgramSource {
  * terminal after or instead of it (`python3 -i`, `node --interactive`, `php -a`, `perl -d`), or null.
  */
 export function scanProgram(eff: Effective): { source: ProgramSource; interactive: string | null } {
+  const name = eff.name;
+  // Most commands run no interpreter: answered before `out` is made (a closure per call, named by tsx's keepNames).
+  if (name === null || !isInterpreter(name)) return { source: "none", interactive: null };
   let interactive: string | null = null;
   const out = (source: ProgramSource) => ({ source, interactive });
-  const name = eff.name;
-  if (name === null || !isInterpreter(name)) return out("none");
   if (name === "source" || name === ".") {
     const file = eff.argv.slice(1).find((w) => w.value !== "--");
     return out(file ? programFileSource(file) : "none");

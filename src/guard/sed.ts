@@ -113,6 +113,10 @@ function address(r: Reader): boolean | null {
   return false;
 }
 
+function fail(error: string): SedResult {
+  return { ok: false, error };
+}
+
 export function parseSed(script: string): SedResult {
   const r = new Reader(script);
   const writes: string[] = [];
@@ -120,7 +124,6 @@ export function parseSed(script: string): SedResult {
   let runs: string | null = null;
   let runsInput = false;
   let depth = 0;
-  const fail = (error: string): SedResult => ({ ok: false, error });
   for (;;) {
     // Between commands: blanks, newlines and semicolons; `#` starts a comment.
     while (r.peek() !== undefined && /[ \t\n;]/.test(r.peek()!)) r.i++;

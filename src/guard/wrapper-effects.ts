@@ -33,13 +33,12 @@ function value(p: { values: Map<string, Word> }, ...keys: string[]): Word | unde
   return undefined;
 }
 
+function files(writes: (Word | undefined)[], reads: (Word | undefined)[] = []): WrapperEffects {
+  return { ...NONE, writes: writes.filter((w): w is Word => w !== undefined), reads: reads.filter((w): w is Word => w !== undefined) };
+}
+
 /** The effects of wrapper `name` given its own arguments (up to and including its command). */
 export function wrapperEffects(name: string, args: readonly Word[]): WrapperEffects {
-  const files = (writes: (Word | undefined)[], reads: (Word | undefined)[] = []): WrapperEffects => ({
-    ...NONE,
-    writes: writes.filter((w): w is Word => w !== undefined),
-    reads: reads.filter((w): w is Word => w !== undefined),
-  });
   switch (name) {
     case "nohup":
       // When its output is a terminal (the session's is), nohup appends it to ./nohup.out (or ~/nohup.out).

@@ -40,6 +40,8 @@ export function riskyVariable(cmd: Command, eff: Effective): string | null {
   }
   for (const name of cmd.shellAssigns ?? []) if (!harmlessShellVariable(name)) return name;
   for (const name of cmd.exports ?? []) if (!HARMLESS_ENV.has(variableOf(name) ?? "")) return name;
+  // No words before the program (no `env`, no wrapper): nothing below to look at (most commands; it ran on every one).
+  if (cmd.argv.length <= eff.argv.length) return null;
   for (const w of wrapperAssignments(cmd, eff)) {
     const name = w.value.slice(0, w.value.indexOf("=")).replace(/\+$/, "");
     if (!HARMLESS_ENV.has(name)) return name;

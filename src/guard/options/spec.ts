@@ -124,8 +124,7 @@ function finish(spec: CompiledSpec, parsed: Extract<Parsed, { ok: true }>, args:
     const end = spec.stopAtOperand && parsed.operands.length ? args.indexOf(parsed.operands[0]!) + 1 : args.length;
     const dashes = args.findIndex((x) => x.value === "--");
     // A value taken by an option (`sort -k "$K"`) is that value whatever it holds, unless it may be several words.
-    const taken = (w: Word) => !w.glob && !mayBeSeveral(w) && parsed.opts.some((o) => o.value === w);
-    const hidden = args.slice(0, dashes >= 0 && dashes < end ? dashes : end).find((w) => mayBeOption(w) && !taken(w));
+    const hidden = args.slice(0, dashes >= 0 && dashes < end ? dashes : end).find((w) => mayBeOption(w) && !(!w.glob && !mayBeSeveral(w) && parsed.opts.some((o) => o.value === w)));
     if (hidden) unsafe = `\`${hidden.raw}\` may turn into an option the guard cannot see`;
   }
   unsafe ??= spec.check?.(parsed, args) ?? null;
