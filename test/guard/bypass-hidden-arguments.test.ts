@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { splitsIntoWords } from "../../src/guard/options/getopt.ts";
 import { guardFor } from "./helpers.ts";
-import { type Spelling, spellingScript, tripped } from "./tripwire.ts";
+import { type Spelling, tripped } from "./tripwire.ts";
+import { itWorksInRealBash, itIsNotAllowedAsWritten } from "./spelling-tests.ts";
 
 
 const REPO = "git init -q . && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x";
@@ -115,14 +116,8 @@ const CLASSES: Record<string, Spelling[]> = {
 
 for (const [name, spellings] of Object.entries(CLASSES)) {
   describe(name, () => {
-    it.each(spellings.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
-      expect(tripped(spellingScript(s))).toBe(true);
-    });
-    it.each(spellings.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
-      const b = (await guardFor("balanced")).check(s.run);
-      const st = (await guardFor("strict")).check(s.run);
-      expect({ command: s.run, balanced: `${b.decision}/${b.rule}`, strict: `${st.decision}/${st.rule}` }).toEqual({ command: s.run, balanced: s.balanced, strict: s.strict });
-    });
+    itWorksInRealBash(spellings);
+    itIsNotAllowedAsWritten(spellings);
   });
 }
 

@@ -7,7 +7,8 @@
 // strict asks for every write anyway.
 import { describe, expect, it } from "vitest";
 import { guardFor } from "./helpers.ts";
-import { type Spelling, spellingScript, tripped } from "./tripwire.ts";
+import { type Spelling, tripped } from "./tripwire.ts";
+import { itWorksInRealBash, itIsNotAllowedAsWritten } from "./spelling-tests.ts";
 
 /** The next interactive bash start, which reads ~/.bashrc (HOME is the temporary directory). */
 const NEXT_BASH = "bash -i </dev/null >/dev/null 2>&1";
@@ -34,14 +35,8 @@ const SPELLINGS: Spelling[] = [
 ];
 
 describe("a part of a written path the guard cannot see may climb out of its folder or name configuration", () => {
-  it.each(SPELLINGS.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
-    expect(tripped(spellingScript(s))).toBe(true);
-  });
-  it.each(SPELLINGS.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
-    const b = (await guardFor("balanced")).check(s.run);
-    const st = (await guardFor("strict")).check(s.run);
-    expect({ command: s.run, balanced: `${b.decision}/${b.rule}`, strict: `${st.decision}/${st.rule}` }).toEqual({ command: s.run, balanced: s.balanced, strict: s.strict });
-  });
+  itWorksInRealBash(SPELLINGS);
+  itIsNotAllowedAsWritten(SPELLINGS);
   it("a number-named file in a configuration folder is configuration", async () => {
     expect((await guardFor("balanced")).check("echo x > .git/out.$$")).toMatchObject({ decision: "ask", rule: "config-write" });
   });

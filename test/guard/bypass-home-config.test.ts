@@ -12,7 +12,8 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { guardFor } from "./helpers.ts";
-import { type Spelling, spellingScript, tripped } from "./tripwire.ts";
+import { type Spelling, tripped } from "./tripwire.ts";
+import { itWorksInRealBash, itIsNotAllowedAsWritten } from "./spelling-tests.ts";
 
 const has = (program: string): boolean => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0;
 const NEEDS = ["tic", "script", "base64", "reset"];
@@ -32,17 +33,11 @@ const SPELLINGS: Spelling[] = [
 ];
 
 describe("~/.terminfo is configuration: reset runs a description's iprog", () => {
-  it.skipIf(!NEEDS.every(has)).each(SPELLINGS.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
-    expect(tripped(spellingScript(s))).toBe(true);
-  });
+  itWorksInRealBash(SPELLINGS, NEEDS.every(has));
   it.skipIf(!NEEDS.every(has))("real bash: without the written description reset runs nothing", () => {
     expect(tripped(`${DESCRIPTION}\n${RESET}`)).toBe(false);
   });
-  it.each(SPELLINGS.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
-    const b = (await guardFor("balanced")).check(s.run);
-    const st = (await guardFor("strict")).check(s.run);
-    expect({ command: s.run, balanced: `${b.decision}/${b.rule}`, strict: `${st.decision}/${st.rule}` }).toEqual({ command: s.run, balanced: s.balanced, strict: s.strict });
-  });
+  itIsNotAllowedAsWritten(SPELLINGS);
   it("the write and reset in one command line ask", async () => {
     expect((await guardFor("balanced")).check("base64 -d t.b64 > .terminfo/x/xterm-256color; reset")).toMatchObject({ decision: "ask", rule: "config-write" });
   });
@@ -64,17 +59,11 @@ const MAN_SPELLINGS: Spelling[] = [
 ];
 
 describe("~/.manpath names the programs man runs, and git --help SUB runs man", () => {
-  it.skipIf(!MAN_NEEDS.every(has)).each(MAN_SPELLINGS.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
-    expect(tripped(spellingScript(s))).toBe(true);
-  });
+  itWorksInRealBash(MAN_SPELLINGS, MAN_NEEDS.every(has));
   it.skipIf(!MAN_NEEDS.every(has))("real bash: without .manpath the page is shown and nothing runs", () => {
     expect(tripped(`${PAGES}\ngit --help rt8 >/dev/null 2>&1`)).toBe(false);
   });
-  it.each(MAN_SPELLINGS.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
-    const b = (await guardFor("balanced")).check(s.run);
-    const st = (await guardFor("strict")).check(s.run);
-    expect({ command: s.run, balanced: `${b.decision}/${b.rule}`, strict: `${st.decision}/${st.rule}` }).toEqual({ command: s.run, balanced: s.balanced, strict: s.strict });
-  });
+  itIsNotAllowedAsWritten(MAN_SPELLINGS);
   // git 2.39 turns `--version --help` into `git help version`, which runs `man git-version` (seen with strace(1)).
   it.each(["git --version --help", "git --no-pager --help log", "git -P --help status"])("%j asks: it runs man", async (c) => {
     expect((await guardFor("balanced")).check(c)).toMatchObject({ decision: "ask", rule: "not-allowlisted" });

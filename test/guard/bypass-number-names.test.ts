@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { guardFor } from "./helpers.ts";
 import { type Spelling, spellingScript, tripped } from "./tripwire.ts";
+import { itWorksInRealBash, itIsNotAllowedAsWritten } from "./spelling-tests.ts";
 
 const CONFIG = { balanced: "ask/config-write", strict: "deny/config-write" };
 /** The next interactive bash start, which reads ~/.bashrc (HOME is the temporary directory). */
@@ -25,17 +26,11 @@ const SPELLINGS: Spelling[] = [
 const PTH: Spelling = { setup: `mkdir -p ${SITE}`, run: `echo 'import os; os.system("touch F")' > ${SITE}/a$$.pth`, after: "/usr/bin/python3 -c 1", ...CONFIG };
 
 describe("a number in a written name may make a configuration name", () => {
-  it.each(SPELLINGS.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
-    expect(tripped(spellingScript(s))).toBe(true);
-  });
+  itWorksInRealBash(SPELLINGS);
   it.skipIf(!PY)("works in real bash: a .pth named with $$ runs at python's start", () => {
     expect(tripped(spellingScript(PTH))).toBe(true);
   });
-  it.each([...SPELLINGS, PTH].map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
-    const b = (await guardFor("balanced")).check(s.run);
-    const st = (await guardFor("strict")).check(s.run);
-    expect({ command: s.run, balanced: `${b.decision}/${b.rule}`, strict: `${st.decision}/${st.rule}` }).toEqual({ command: s.run, balanced: s.balanced, strict: s.strict });
-  });
+  itIsNotAllowedAsWritten([...SPELLINGS, PTH]);
   it("real bash: $! is empty before a background job, and a number afterwards", () => {
     expect(tripped('[ -z "$!" ] && : & wait; [ -n "$!" ] && touch F')).toBe(true);
   });

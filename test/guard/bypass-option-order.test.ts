@@ -7,7 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { guardFor } from "./helpers.ts";
-import { type Spelling, spellingScript, tripped } from "./tripwire.ts";
+import { type Spelling, tripped } from "./tripwire.ts";
+import { itWorksInRealBash, itIsNotAllowedAsWritten } from "./spelling-tests.ts";
 
 
 const has = (program: string): boolean => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0;
@@ -97,14 +98,8 @@ const CLASSES: Record<string, { needs: string[]; spellings: Spelling[] }> = {
 
 for (const [name, { needs, spellings }] of Object.entries(CLASSES)) {
   describe(name, () => {
-    it.skipIf(!needs.every(has)).each(spellings.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
-      expect(tripped(spellingScript(s))).toBe(true);
-    });
-    it.each(spellings.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
-      const b = (await guardFor("balanced")).check(s.run);
-      const st = (await guardFor("strict")).check(s.run);
-      expect({ command: s.run, balanced: `${b.decision}/${b.rule}`, strict: `${st.decision}/${st.rule}` }).toEqual({ command: s.run, balanced: s.balanced, strict: s.strict });
-    });
+    itWorksInRealBash(spellings, needs.every(has));
+    itIsNotAllowedAsWritten(spellings);
   });
 }
 

@@ -6,7 +6,8 @@
 // (bypass-variable-setters.test.ts).
 import { describe, expect, it } from "vitest";
 import { guardFor } from "./helpers.ts";
-import { type Spelling, spellingScript, tripped } from "./tripwire.ts";
+import { type Spelling, tripped } from "./tripwire.ts";
+import { itWorksInRealBash, itIsNotAllowedAsWritten } from "./spelling-tests.ts";
 
 /** The next interactive bash start, which reads ~/.bashrc (HOME is the temporary directory). */
 const NEXT_BASH = "bash -i </dev/null >/dev/null 2>&1";
@@ -25,14 +26,8 @@ const SPELLINGS: Spelling[] = [
 ];
 
 describe('a $"…" string is the string itself: its `$` is not part of a file name', () => {
-  it.each(SPELLINGS.map((s) => [s.run, s] as const))("works in real bash: %j", (_r, s) => {
-    expect(tripped(spellingScript(s))).toBe(true);
-  });
-  it.each(SPELLINGS.map((s) => [s.run, s] as const))("is not allowed as written: %j", async (_r, s) => {
-    const b = (await guardFor("balanced")).check(s.run);
-    const st = (await guardFor("strict")).check(s.run);
-    expect({ command: s.run, balanced: `${b.decision}/${b.rule}`, strict: `${st.decision}/${st.rule}` }).toEqual({ command: s.run, balanced: s.balanced, strict: s.strict });
-  });
+  itWorksInRealBash(SPELLINGS);
+  itIsNotAllowedAsWritten(SPELLINGS);
   it("strict: a read of a $\"…\" name outside the workspace is seen as one", async () => {
     expect((await guardFor("strict")).check('cat < $"/etc/passwd"')).toMatchObject({ decision: "ask", rule: "read-outside-workspace" });
   });
